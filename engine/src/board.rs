@@ -1,0 +1,371 @@
+//! The board the search walks: a `shakmaty::Chess` position plus what a search needs
+//! beside it — an incrementally updated Zobrist key, the keys of earlier positions for
+//! repetition detection, and copy-make with an undo stack.
+
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Position,
+    PositionError, PositionErrorKinds, Role, Square,
+    fen::Fen,
+    uci::UciMove,
+    zobrist::{Zobrist64, ZobristValue},
+};
+
+/// Why a FEN or a move was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardError(pub String);
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// What `make` saves so that `unmake` can restore the previous position exactly.
+#[derive(Clone)]
+struct Undo {
+    pos: Chess,
+    key: u64,
+    ep_file: Option<File>,
+}
+
+/// A chess position with an incremental Zobrist key and the history needed to detect
+/// repetitions. Moves are made with `make` and taken back with `unmake` (copy-make: the
+/// previous position is kept on a stack, so taking a move back is a pop).
+#[derive(Clone)]
+pub struct Board {
+    pos: Chess,
+    key: u64,
+    /// File of the en-passant square if (and only if) it is part of the key: shakmaty's
+    /// `EnPassantMode::Legal` hashes it only when a legal en-passant capture exists.
+    ep_file: Option<File>,
+    /// Keys of every earlier position, game history first, then the moves made by `make`.
+    keys: Vec<u64>,
+    undo: Vec<Undo>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::from_position(Chess::default(), Vec::new())
+    }
+}
+
+/// Castling rights as the four Zobrist-relevant flags (colour × side).
+fn castling_flags(pos: &Chess) -> [bool; 4] {
+    let c = pos.castles();
+    [
+        c.has(Color::White, CastlingSide::KingSide),
+        c.has(Color::White, CastlingSide::QueenSide),
+        c.has(Color::Black, CastlingSide::KingSide),
+        c.has(Color::Black, CastlingSide::QueenSide),
+    ]
+}
+
+const FLAG_KEYS: [(Color, CastlingSide); 4] = [
+    (Color::White, CastlingSide::KingSide),
+    (Color::White, CastlingSide::QueenSide),
+    (Color::Black, CastlingSide::KingSide),
+    (Color::Black, CastlingSide::QueenSide),
+];
+
+fn piece_key(sq: Square, role: Role, color: Color) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, role.of(color)).0
+}
+
+fn turn_key() -> u64 {
+    Zobrist64::zobrist_for_white_turn().0
+}
+
+fn ep_key(file: File) -> u64 {
+    Zobrist64::zobrist_for_en_passant_file(file).0
+}
+
+/// Accept positions shakmaty rejects only for an "impossible check" (two aligned
+/// checkers and the like): unreachable in a game but well defined to search.
+fn accept_impossible_check(err: PositionError<Chess>) -> Result<Chess, PositionError<Chess>> {
+    if err.kinds() == PositionErrorKinds::IMPOSSIBLE_CHECK {
+        err.ignore_impossible_check()
+    } else {
+        Err(err)
+    }
+}
+
+impl Board {
+    /// Wraps a position; `history` holds the keys of the game's earlier positions (oldest first).
+    pub fn from_position(pos: Chess, history: Vec<u64>) -> Self {
+        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let ep_file = pos.legal_ep_square().map(|sq| sq.file());
+        Board {
+            pos,
+            key,
+            ep_file,
+            keys: history,
+            undo: Vec::new(),
+        }
+    }
+
+    /// Parses a FEN (X-FEN `KQkq` or Shredder-FEN `HAha` castling rights both accepted).
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Self, BoardError> {
+        let fen: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| BoardError(format!("bad FEN: {e}")))?;
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let pos: Chess = fen
+            .into_position(mode)
+            .or_else(accept_impossible_check)
+            .map_err(|e| BoardError(format!("illegal position: {e}")))?;
+        Ok(Board::from_position(pos, Vec::new()))
+    }
+
+    /// The FEN of the current position (Shredder-style castling only in Chess960 mode).
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// The underlying shakmaty position.
+    #[inline]
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The Zobrist key of the current position (equal to shakmaty's `zobrist_hash` with
+    /// `EnPassantMode::Legal`).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.pos.legal_moves()
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.pos.castles().mode()
+    }
+
+    /// Number of moves made with `make` and not yet taken back.
+    #[inline]
+    pub fn depth_made(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Keys of all earlier positions, oldest first.
+    pub fn history(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Parses a move in UCI notation (`e2e4`, `e7e8q`; `e1h1` king-takes-rook in Chess960)
+    /// and checks that it is legal here.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, BoardError> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| BoardError(format!("unparsable move '{text}'")))?;
+        uci.to_move(&self.pos)
+            .map_err(|_| BoardError(format!("illegal move '{text}' in {}", self.fen())))
+    }
+
+    /// A move in UCI notation for this board's castling mode.
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.castling_mode()).to_string()
+    }
+
+    /// The key after `m`, without making it. `m` must be legal.
+    fn key_after(&self, m: Move, after: &Chess) -> (u64, Option<File>) {
+        let us = self.pos.turn();
+        let them = !us;
+        let mut key = self.key ^ turn_key();
+        if let Some(file) = self.ep_file {
+            key ^= ep_key(file);
+        }
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece_key(from, role, us);
+                key ^= piece_key(to, promotion.unwrap_or(role), us);
+                if let Some(captured) = capture {
+                    key ^= piece_key(to, captured, them);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                key ^= piece_key(from, Role::Pawn, us);
+                key ^= piece_key(to, Role::Pawn, us);
+                let captured = Square::from_coords(to.file(), from.rank());
+                key ^= piece_key(captured, Role::Pawn, them);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                key ^= piece_key(king, Role::King, us);
+                key ^= piece_key(rook, Role::Rook, us);
+                key ^= piece_key(side.king_to(us), Role::King, us);
+                key ^= piece_key(side.rook_to(us), Role::Rook, us);
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+        let before = castling_flags(&self.pos);
+        let now = castling_flags(after);
+        for (i, (color, side)) in FLAG_KEYS.into_iter().enumerate() {
+            if before[i] != now[i] {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+        // Only a double pawn push can create an en-passant square.
+        let double_push = matches!(m, Move::Normal { role: Role::Pawn, from, to, .. }
+            if from.rank().distance(to.rank()) == 2);
+        let ep_file = if double_push {
+            after.legal_ep_square().map(|sq| sq.file())
+        } else {
+            None
+        };
+        if let Some(file) = ep_file {
+            key ^= ep_key(file);
+        }
+        (key, ep_file)
+    }
+
+    /// Makes a legal move.
+    pub fn make(&mut self, m: Move) {
+        let mut after = self.pos.clone();
+        after.play_unchecked(m);
+        let (key, ep_file) = self.key_after(m, &after);
+        let before = std::mem::replace(&mut self.pos, after);
+        self.undo.push(Undo {
+            pos: before,
+            key: self.key,
+            ep_file: self.ep_file,
+        });
+        self.keys.push(self.key);
+        self.key = key;
+        self.ep_file = ep_file;
+    }
+
+    /// Passes the move to the opponent. Must not be called in check.
+    pub fn make_null(&mut self) {
+        let after = self
+            .pos
+            .clone()
+            .swap_turn()
+            .or_else(accept_impossible_check)
+            .expect("a null move is only made when the side to move is not in check");
+        let mut key = self.key ^ turn_key();
+        if let Some(file) = self.ep_file {
+            key ^= ep_key(file);
+        }
+        let before = std::mem::replace(&mut self.pos, after);
+        self.undo.push(Undo {
+            pos: before,
+            key: self.key,
+            ep_file: self.ep_file,
+        });
+        self.keys.push(self.key);
+        self.key = key;
+        self.ep_file = None;
+    }
+
+    /// Takes back the last `make` or `make_null`.
+    pub fn unmake(&mut self) {
+        let undo = self.undo.pop().expect("unmake without make");
+        self.keys.pop();
+        self.pos = undo.pos;
+        self.key = undo.key;
+        self.ep_file = undo.ep_file;
+    }
+
+    /// Forgets the undo stack, keeping the key history: the current position becomes a
+    /// new game position (used after `position … moves …`).
+    pub fn commit(&mut self) {
+        self.undo.clear();
+    }
+
+    /// True if the current position repeats an earlier one in a way the search scores as
+    /// a draw: once inside the search tree (the last `plies_from_root` positions), or
+    /// twice in the game before the root (threefold repetition).
+    pub fn is_repetition(&self, plies_from_root: usize) -> bool {
+        let reversible = (self.pos.halfmoves() as usize).min(self.keys.len());
+        let mut seen_before_root = 0;
+        // Same side to move: every second earlier position, back to the last irreversible move.
+        let mut back = 2;
+        while back <= reversible {
+            let idx = self.keys.len() - back;
+            if self.keys[idx] == self.key {
+                if back <= plies_from_root {
+                    return true;
+                }
+                seen_before_root += 1;
+                if seen_before_root == 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Fifty-move rule (a checkmate on the hundredth half-move still counts as mate:
+    /// callers check for mate first when in check).
+    #[inline]
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.pos.halfmoves() >= 100
+    }
+
+    /// Neither side can possibly checkmate.
+    #[inline]
+    pub fn is_insufficient_material(&self) -> bool {
+        self.pos.is_insufficient_material()
+    }
+
+    /// True if the side to move has only king and pawns (null move is unsafe there:
+    /// zugzwang is common).
+    pub fn only_pawns_and_king(&self) -> bool {
+        let b = self.pos.board();
+        let ours = b.by_color(self.turn());
+        (ours & !(b.pawns() | b.kings())).is_empty()
+    }
+
+    /// The move in the compact 16-bit form stored in the transposition table.
+    #[inline]
+    pub fn pack(m: Move) -> u16 {
+        let from = m.from().map_or(0, |s| s as u16);
+        let to = m.to() as u16;
+        let promo = m.promotion().map_or(0, |r| r as u16);
+        from | (to << 6) | (promo << 12)
+    }
+
+    /// True if `m` gives check (made on a scratch copy).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.pos.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
+    /// The Zobrist key recomputed from scratch (for tests of the incremental update).
+    pub fn full_key(&self) -> u64 {
+        self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+    }
+}

@@ -1,0 +1,133 @@
+//! Exact perft counts from the shared suites, walked through Cutoff's own `Board`, and the
+//! incremental Zobrist key checked against a from-scratch hash at every node.
+
+use std::path::PathBuf;
+
+use cutoff_engine::board::Board;
+use cutoff_engine::perft::{divide, perft};
+use rayon::prelude::*;
+
+fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/epd/perft").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut fields = line.split(';');
+            let fen = fields.next().unwrap().trim().to_string();
+            let counts = fields
+                .filter_map(|f| {
+                    let f = f.trim();
+                    let (d, n) = f.strip_prefix('D')?.split_once(' ')?;
+                    Some((d.parse().unwrap(), n.trim().parse().unwrap()))
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn check_suite(name: &str, max_depth: u32, chess960: bool) {
+    let entries = suite(name);
+    assert!(!entries.is_empty());
+    let failures: Vec<String> = entries
+        .par_iter()
+        .flat_map_iter(|(fen, counts)| {
+            let mut board = Board::from_fen(fen, chess960).expect(fen);
+            counts
+                .iter()
+                .filter(|(d, _)| *d <= max_depth)
+                .filter_map(|&(d, expected)| {
+                    let got = perft(&mut board, d);
+                    (got != expected).then(|| format!("{fen} D{d}: got {got}, expected {expected}"))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn standard_suite_depth_4() {
+    check_suite("standard.epd", 4, false);
+}
+
+#[test]
+fn whittington_suite_depth_4() {
+    check_suite("perft-whittington.epd", 4, false);
+}
+
+#[test]
+fn fischer_suite_depth_3() {
+    check_suite("fischer.epd", 3, true);
+}
+
+#[test]
+#[ignore = "slow: run with --ignored"]
+fn standard_suite_depth_5() {
+    check_suite("standard.epd", 5, false);
+}
+
+#[test]
+#[ignore = "slow: run with --ignored"]
+fn fischer_suite_depth_4() {
+    check_suite("fischer.epd", 4, true);
+}
+
+fn check_keys(board: &mut Board, depth: u32) -> u64 {
+    assert_eq!(board.key(), board.full_key(), "key mismatch at {}", board.fen());
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for m in board.legal_moves() {
+        board.make(m);
+        nodes += check_keys(board, depth - 1);
+        board.unmake();
+    }
+    nodes
+}
+
+#[test]
+fn incremental_key_matches_full_hash_at_every_node() {
+    for (name, depth, chess960) in [
+        ("standard.epd", 3, false),
+        ("perft-whittington.epd", 3, false),
+        ("fischer.epd", 2, true),
+    ] {
+        suite(name).par_iter().for_each(|(fen, _)| {
+            let mut board = Board::from_fen(fen, chess960).unwrap();
+            check_keys(&mut board, depth);
+        });
+    }
+}
+
+#[test]
+fn null_move_key_matches_full_hash() {
+    for (fen, _) in suite("standard.epd") {
+        let mut board = Board::from_fen(&fen, false).unwrap();
+        for m in board.legal_moves() {
+            board.make(m);
+            if !board.in_check() {
+                board.make_null();
+                assert_eq!(board.key(), board.full_key(), "after null in {}", board.fen());
+                board.unmake();
+            }
+            board.unmake();
+        }
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let mut board = Board::from_fen(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    )
+    .unwrap();
+    let parts = divide(&board, 3);
+    assert_eq!(parts.len(), 48);
+    assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), 97862);
+    assert_eq!(perft(&mut board, 3), 97862);
+}
