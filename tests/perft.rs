@@ -8,7 +8,9 @@ use cutoff_engine::perft::{divide, perft};
 use rayon::prelude::*;
 
 fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/epd/perft").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/epd/perft")
+        .join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
@@ -45,7 +47,12 @@ fn check_suite(name: &str, max_depth: u32, chess960: bool) {
                 .collect::<Vec<_>>()
         })
         .collect();
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -76,7 +83,12 @@ fn fischer_suite_depth_4() {
 }
 
 fn check_keys(board: &mut Board, depth: u32) -> u64 {
-    assert_eq!(board.key(), board.full_key(), "key mismatch at {}", board.fen());
+    assert_eq!(
+        board.key(),
+        board.full_key(),
+        "key mismatch at {}",
+        board.fen()
+    );
     if depth == 0 {
         return 1;
     }
@@ -111,7 +123,12 @@ fn null_move_key_matches_full_hash() {
             board.make(m);
             if !board.in_check() {
                 board.make_null();
-                assert_eq!(board.key(), board.full_key(), "after null in {}", board.fen());
+                assert_eq!(
+                    board.key(),
+                    board.full_key(),
+                    "after null in {}",
+                    board.fen()
+                );
                 board.unmake();
             }
             board.unmake();

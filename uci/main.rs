@@ -1,1 +1,100 @@
-fn main() {}
+//! `cutoff`: with no subcommand, a UCI engine on stdin/stdout; subcommands run the
+//! engine's tools from the command line.
+
+mod command;
+mod options;
+mod output;
+mod session;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use cutoff_engine::bench;
+use cutoff_engine::board::{Board, STARTPOS};
+
+#[derive(Parser)]
+#[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Search a fixed set of positions to a fixed depth; prints `N nodes N nps` last.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: i32,
+        /// Search threads.
+        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table size in MB.
+        #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Count the leaf nodes of the legal move tree.
+    Perft {
+        /// Depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
+        depth: u32,
+        /// Start position (default: the initial position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Read castling rights as Chess960 (Shredder-FEN or X-FEN).
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => match session::Session::new() {
+            Ok(mut s) => {
+                s.run();
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("cutoff: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Tool::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            if session::run_bench(depth, threads as usize, hash as usize) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Some(Tool::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+            chess960,
+        }) => {
+            let fen = fen.unwrap_or_else(|| STARTPOS.to_string());
+            match Board::from_fen(&fen, chess960) {
+                Ok(board) => {
+                    session::run_perft(&board, depth, threads, divide);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("cutoff: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}

@@ -10,6 +10,9 @@ use shakmaty::{
     zobrist::{Zobrist64, ZobristValue},
 };
 
+/// The initial position.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// Why a FEN or a move was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardError(pub String);
@@ -83,11 +86,16 @@ fn ep_key(file: File) -> u64 {
 
 /// Accept positions shakmaty rejects only for an "impossible check" (two aligned
 /// checkers and the like): unreachable in a game but well defined to search.
-fn accept_impossible_check(err: PositionError<Chess>) -> Result<Chess, PositionError<Chess>> {
-    if err.kinds() == PositionErrorKinds::IMPOSSIBLE_CHECK {
-        err.ignore_impossible_check()
-    } else {
-        Err(err)
+fn accept_impossible_check(
+    result: Result<Chess, PositionError<Chess>>,
+) -> Result<Chess, BoardError> {
+    let illegal = |e: PositionError<Chess>| BoardError(format!("illegal position: {e}"));
+    match result {
+        Ok(pos) => Ok(pos),
+        Err(err) if err.kinds() == PositionErrorKinds::IMPOSSIBLE_CHECK => {
+            err.ignore_impossible_check().map_err(illegal)
+        }
+        Err(err) => Err(illegal(err)),
     }
 }
 
@@ -116,10 +124,7 @@ impl Board {
         } else {
             CastlingMode::Standard
         };
-        let pos: Chess = fen
-            .into_position(mode)
-            .or_else(accept_impossible_check)
-            .map_err(|e| BoardError(format!("illegal position: {e}")))?;
+        let pos = accept_impossible_check(fen.into_position(mode))?;
         Ok(Board::from_position(pos, Vec::new()))
     }
 
@@ -267,11 +272,7 @@ impl Board {
 
     /// Passes the move to the opponent. Must not be called in check.
     pub fn make_null(&mut self) {
-        let after = self
-            .pos
-            .clone()
-            .swap_turn()
-            .or_else(accept_impossible_check)
+        let after = accept_impossible_check(self.pos.clone().swap_turn())
             .expect("a null move is only made when the side to move is not in check");
         let mut key = self.key ^ turn_key();
         if let Some(file) = self.ep_file {

@@ -13,5 +13,14 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod board;
+pub mod eval;
+pub mod history;
+pub mod limits;
+pub mod movepick;
 pub mod perft;
+pub mod search;
+pub mod see;
+pub mod time;
+pub mod tt;

@@ -1,0 +1,45 @@
+//! What a `go` command asked for.
+
+use std::time::Duration;
+
+use shakmaty::Move;
+
+/// Search limits. Several may be given; the search stops at the first one reached.
+/// With none (and not pondering) the search is infinite.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<i32>,
+    pub movetime: Option<Duration>,
+    /// Remaining time and increment of the side to move, and moves to the next time control.
+    pub time: Option<Duration>,
+    pub increment: Duration,
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+    /// Search in ponder mode: no time limit applies until `ponderhit`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all moves).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Fixed-depth limits (bench, tests).
+    pub fn depth(depth: i32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// True if nothing would ever stop the search but `stop`.
+    pub fn is_infinite(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.mate.is_none()
+                && self.movetime.is_none()
+                && self.time.is_none())
+    }
+}

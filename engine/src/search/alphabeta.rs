@@ -1,0 +1,368 @@
+//! Fail-soft principal variation search (negamax). Each pruning, reduction and extension
+//! is one commented step below, in the order they apply.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Move, MoveList};
+
+use super::params::*;
+use super::qsearch::qsearch;
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate, mated_in};
+use super::{SharedState, ThreadData};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::movepick::{MovePicker, Stage, is_quiet};
+use crate::see::see_ge;
+use crate::tt::Bound;
+
+/// Late-move reductions by depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        table
+    })
+}
+
+/// Searches the child position reached by the move just made, by PVS: the first move
+/// gets the full window; later moves a null window, at reduced depth if `reduction` > 0,
+/// re-searched at full depth if they beat α, and with the full window if, in a PV node,
+/// they land inside it. Returns the score from the parent's point of view.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search_child(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    alpha: i32,
+    beta: i32,
+    new_depth: i32,
+    ply: usize,
+    first: bool,
+    reduction: i32,
+    pv_node: bool,
+) -> i32 {
+    // The child's line is rebuilt by a PV search of it; any other search leaves none.
+    if pv_node {
+        td.pv[ply + 1].clear();
+    }
+    if first {
+        return if pv_node {
+            -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1)
+        } else {
+            -alphabeta::<false>(td, shared, -beta, -alpha, new_depth, ply + 1)
+        };
+    }
+    let mut score = -alphabeta::<false>(
+        td,
+        shared,
+        -alpha - 1,
+        -alpha,
+        new_depth - reduction,
+        ply + 1,
+    );
+    if score > alpha && reduction > 0 {
+        score = -alphabeta::<false>(td, shared, -alpha - 1, -alpha, new_depth, ply + 1);
+    }
+    if pv_node && score > alpha && score < beta {
+        score = -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1);
+    }
+    score
+}
+
+/// Negamax alpha-beta below the root. `PV` marks nodes searched with an open window.
+pub(super) fn alphabeta<const PV: bool>(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    mut alpha: i32,
+    mut beta: i32,
+    mut depth: i32,
+    ply: usize,
+) -> i32 {
+    if PV {
+        td.pv[ply].clear();
+    }
+
+    // Step 1. Horizon: resolve captures with quiescence.
+    if depth <= 0 {
+        return qsearch::<PV>(td, shared, alpha, beta, ply);
+    }
+
+    // Step 2. Count the node; unwind if a stop condition was met.
+    if td.count_node_and_check(shared) {
+        return 0;
+    }
+    td.seldepth = td.seldepth.max(ply);
+
+    // Step 3. Draws by repetition, the fifty-move rule and insufficient material.
+    let board = &td.board;
+    if board.is_repetition(ply) || board.is_insufficient_material() {
+        return DRAW;
+    }
+    let in_check = board.in_check();
+    if board.is_fifty_move_draw() && !(in_check && board.legal_moves().is_empty()) {
+        return DRAW;
+    }
+    if ply >= MAX_PLY - 1 {
+        return if in_check {
+            DRAW
+        } else {
+            evaluate(board.pos())
+        };
+    }
+
+    // Step 4. Mate-distance pruning: no line from here can beat a mate already found
+    // closer to the root.
+    alpha = alpha.max(mated_in(ply));
+    beta = beta.min(MATE - ply as i32 - 1);
+    if alpha >= beta {
+        return alpha;
+    }
+
+    // Step 5. Transposition table: a deep enough entry whose bound settles the
+    // window ends the node (not at PV nodes, which must produce a line).
+    let key = board.key();
+    let tt_hit = shared.tt.probe(key, ply);
+    if !PV
+        && let Some(hit) = tt_hit
+        && hit.depth >= depth
+        && match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => hit.score >= beta,
+            Bound::Upper => hit.score <= alpha,
+        }
+    {
+        return hit.score;
+    }
+    let tt_packed = tt_hit.map_or(0, |h| h.packed_move);
+
+    // Step 6. Static evaluation (none in check), refined by a TT score whose bound points
+    // the right way. `improving`: better than two plies ago, so prune less.
+    let static_eval = if in_check {
+        None
+    } else {
+        Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
+    };
+    td.stack[ply].static_eval = static_eval;
+    let eval = match (static_eval, tt_hit) {
+        (Some(e), Some(hit))
+            if !is_mate(hit.score)
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score > e,
+                    Bound::Upper => hit.score < e,
+                } =>
+        {
+            Some(hit.score)
+        }
+        _ => static_eval,
+    };
+    let improving = match (
+        static_eval,
+        ply.checked_sub(2).and_then(|p| td.stack[p].static_eval),
+    ) {
+        (Some(now), Some(before)) => now > before,
+        _ => false,
+    };
+    td.history.clear_killers_at(ply + 1);
+
+    if !PV && let Some(eval) = eval {
+        // Step 7. Reverse futility pruning: so far above β that a shallow search would
+        // not bring it back.
+        if depth <= RFP_DEPTH
+            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && beta > -MATE_BOUND
+            && eval < MATE_BOUND
+        {
+            return eval;
+        }
+
+        // Step 8. Null-move pruning: if passing still fails high at reduced depth, a real
+        // move would too. Unsafe in pawn endings (zugzwang) and right after a null move.
+        let previous_null = ply > 0 && td.stack[ply - 1].null_move;
+        if depth >= NMP_DEPTH
+            && eval >= beta
+            && !previous_null
+            && ply >= td.nmp_min_ply
+            && beta > -MATE_BOUND
+            && !td.board.only_pawns_and_king()
+        {
+            let reduction = NMP_BASE
+                + depth / NMP_DIVISOR
+                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            td.stack[ply].current_move = None;
+            td.stack[ply].null_move = true;
+            td.board.make_null();
+            let score =
+                -alphabeta::<false>(td, shared, -beta, -beta + 1, depth - 1 - reduction, ply + 1);
+            td.board.unmake();
+            td.stack[ply].null_move = false;
+            if td.stopped {
+                return 0;
+            }
+            if score >= beta {
+                let score = if score >= MATE_BOUND { beta } else { score };
+                if depth < NMP_VERIFY_DEPTH {
+                    return score;
+                }
+                // Deep nodes: verify with a reduced search without null moves, so a
+                // zugzwang cannot cut off a large subtree.
+                td.nmp_min_ply = ply + 1;
+                let verified =
+                    alphabeta::<false>(td, shared, beta - 1, beta, depth - reduction, ply);
+                td.nmp_min_ply = 0;
+                if verified >= beta {
+                    return score;
+                }
+            }
+        }
+    }
+
+    // Step 9. Internal iterative reduction: a deep node without a TT move is likely
+    // mis-ordered; search it shallower first.
+    if depth >= IIR_DEPTH && tt_packed == 0 {
+        depth -= 1;
+    }
+
+    // Step 10. The move loop.
+    let previous = ply.checked_sub(1).and_then(|p| td.stack[p].current_move);
+    let picker = MovePicker::new(&td.board, tt_packed, &td.history, ply, previous);
+    if picker.is_empty() {
+        return if in_check { mated_in(ply) } else { DRAW };
+    }
+    let side = td.board.turn();
+    let mut best_score = -INFINITY;
+    let mut best_move: Option<Move> = None;
+    let mut moves_searched = 0usize;
+    let mut quiets_tried = MoveList::new();
+    let lmr = lmr_table();
+
+    for (m, stage) in picker {
+        let quiet = is_quiet(m);
+
+        // Step 11. Shallow pruning of late moves, once a line that avoids mate exists.
+        if best_score > -MATE_BOUND && !in_check {
+            if quiet {
+                // Late-move pruning: enough quiets tried at this depth.
+                let limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
+                if depth <= LMP_DEPTH && quiets_tried.len() >= limit {
+                    continue;
+                }
+                // Futility pruning: even a good quiet move will not lift eval to α.
+                if depth <= FUTILITY_DEPTH
+                    && eval.is_some_and(|e| e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
+                    && stage == Stage::Quiet
+                {
+                    continue;
+                }
+            }
+            // SEE pruning: the move loses too much material for this depth.
+            let see_margin = if quiet {
+                SEE_QUIET_MARGIN * depth
+            } else {
+                SEE_CAPTURE_MARGIN * depth * depth
+            };
+            if depth <= SEE_PRUNE_DEPTH
+                && stage != Stage::TtMove
+                && !see_ge(td.board.pos(), m, see_margin)
+            {
+                continue;
+            }
+        }
+
+        td.stack[ply].current_move = Some(m);
+        td.board.make(m);
+        let gives_check = td.board.in_check();
+
+        // Step 12. Check extension.
+        let new_depth = depth - 1 + i32::from(gives_check);
+
+        // Step 13. Late-move reductions for quiet moves tried late.
+        let reduction =
+            if depth >= LMR_DEPTH && moves_searched >= LMR_MOVES + usize::from(PV) && quiet {
+                let mut r = lmr[depth.min(63) as usize][moves_searched.min(63)];
+                r -= i32::from(PV);
+                r += i32::from(!improving);
+                r -= i32::from(gives_check);
+                r -= i32::from(stage == Stage::Killer);
+                r -= td.history.quiet_score(side, m) / LMR_HISTORY_DIVISOR;
+                r.clamp(0, new_depth - 1)
+            } else {
+                0
+            };
+
+        // Step 14. PVS search of the child.
+        let score = search_child(
+            td,
+            shared,
+            alpha,
+            beta,
+            new_depth,
+            ply,
+            moves_searched == 0,
+            reduction,
+            PV,
+        );
+        td.board.unmake();
+        if td.stopped {
+            return 0;
+        }
+        moves_searched += 1;
+
+        // Step 15. New best move; a β cutoff rewards quiet moves in the history tables.
+        if score > best_score {
+            best_score = score;
+            if score > alpha {
+                best_move = Some(m);
+                alpha = score;
+                if PV {
+                    let (head, tail) = td.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    if quiet {
+                        td.history.add_killer(ply, m);
+                        td.history.reward_quiet(side, m, &quiets_tried, depth);
+                        if let Some(p) = previous {
+                            td.history.set_countermove(!side, p, m);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if quiet && quiets_tried.len() < quiets_tried.capacity() {
+            quiets_tried.push(m);
+        }
+    }
+
+    // Every move was pruned: only possible when not in check with moves left, so the
+    // position is neither mate nor stalemate; fail low with α.
+    if moves_searched == 0 {
+        return alpha;
+    }
+
+    // Step 16. Store the result.
+    let bound = if best_score >= beta {
+        Bound::Lower
+    } else if best_move.is_some() {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    shared.tt.store(
+        key,
+        ply,
+        best_move.map_or(0, Board::pack),
+        best_score,
+        static_eval.unwrap_or(0),
+        depth,
+        bound,
+    );
+    best_score
+}

@@ -1,0 +1,307 @@
+//! Iterative deepening: search depth 1, 2, 3, … each inside an aspiration window around
+//! the previous score, until a limit says stop. The root move loop lives here too, since
+//! the root differs from other nodes (root moves, MultiPV, progress reports).
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::alphabeta::search_child;
+use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
+use super::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
+use super::{Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, ThreadData};
+use crate::limits::Limits;
+use crate::movepick::is_quiet;
+
+/// Root moves are reported with `currmove` once a search has run this long.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
+/// A mate in n plies is trusted once iterations reach 2·(n + this) plies.
+const MATE_PLIES_SLACK: i32 = 4;
+
+/// Runs iterative deepening on one thread. The main thread (id 0) reports and decides
+/// when to stop; helpers search until told to stop.
+pub(crate) fn iterate(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    limits: &Limits,
+    multipv: usize,
+    report: &mut dyn FnMut(Report),
+) -> SearchResult {
+    td.root_moves = td
+        .board
+        .legal_moves()
+        .into_iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .map(|mv| RootMove {
+            mv,
+            score: -INFINITY,
+            previous_score: -INFINITY,
+            seldepth: 0,
+            pv: vec![mv],
+        })
+        .collect();
+
+    if td.root_moves.is_empty() {
+        // Checkmate or stalemate at the root: report the score, there is no move.
+        let score = if td.board.in_check() {
+            mated_in(0)
+        } else {
+            DRAW
+        };
+        if td.is_main() {
+            report(Report::Iteration(info(
+                td,
+                shared,
+                0,
+                1,
+                score,
+                ScoreBound::Exact,
+            )));
+            wait_for_stop(shared, limits);
+        }
+        return SearchResult {
+            score,
+            ..SearchResult::default()
+        };
+    }
+
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32 - 1)
+        .clamp(1, MAX_PLY as i32 - 1);
+    let lines = multipv.clamp(1, td.root_moves.len());
+    // Helpers start one ply deeper on odd ids, so threads spread over two depths.
+    let first_depth = 1 + (td.id % 2) as i32;
+    let mut best_score = -INFINITY;
+
+    for depth in first_depth..=max_depth {
+        for rm in &mut td.root_moves {
+            rm.previous_score = rm.score;
+        }
+        for pv_index in 0..lines {
+            td.pv_index = pv_index;
+            td.seldepth = 0;
+            aspiration(td, shared, depth, report);
+            if td.stopped {
+                break;
+            }
+            // Lines found so far stay ordered by score.
+            td.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if td.is_main() && (pv_index + 1 == lines || td.elapsed() > CURRMOVE_AFTER) {
+                for line in 0..=pv_index {
+                    let rm = &td.root_moves[line];
+                    report(Report::Iteration(info(
+                        td,
+                        shared,
+                        depth,
+                        line + 1,
+                        rm.score,
+                        ScoreBound::Exact,
+                    )));
+                }
+            }
+        }
+        if td.stopped {
+            break;
+        }
+        td.completed_depth = depth;
+        best_score = td.root_moves[0].score;
+
+        if !td.is_main() {
+            continue;
+        }
+        // A mate found and confirmed by deeper iterations will not change: stop, unless
+        // told to search on.
+        if is_mate(best_score)
+            && !limits.infinite
+            && depth >= 2 * (MATE_PLIES_SLACK + (MATE - best_score.abs()))
+        {
+            break;
+        }
+        // Stop between iterations when a limit is reached.
+        if let Some(mate) = limits.mate
+            && is_mate(best_score)
+            && best_score > 0
+            && mate_moves(best_score) <= mate
+        {
+            break;
+        }
+        if !td.pondering && td.time.as_ref().is_some_and(|t| t.soft_limit_reached()) {
+            break;
+        }
+    }
+
+    td.flush_nodes(shared);
+    if td.is_main() {
+        wait_for_stop(shared, limits);
+    }
+    let best = &td.root_moves[0];
+    SearchResult {
+        best: Some(best.mv),
+        ponder: best.pv.get(1).copied(),
+        score: if best.score == -INFINITY {
+            best_score
+        } else {
+            best.score
+        },
+        depth: td.completed_depth,
+        nodes: td.nodes,
+    }
+}
+
+/// In infinite and ponder mode the best move may only be sent after `stop` or `ponderhit`.
+fn wait_for_stop(shared: &SharedState, limits: &Limits) {
+    while (limits.infinite || (limits.ponder && shared.signals.ponder.load(Ordering::Relaxed)))
+        && !shared.signals.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Searches the current line at `depth` inside a window around the previous score,
+/// widening on the side that failed until the score falls inside.
+fn aspiration(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    depth: i32,
+    report: &mut dyn FnMut(Report),
+) {
+    let previous = td.root_moves[td.pv_index].score;
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) =
+        if depth >= ASPIRATION_DEPTH && !is_mate(previous) && previous > -INFINITY {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+    loop {
+        let score = root_search(td, shared, alpha, beta, depth, report);
+        // Keep the best line first; moves searched this time rank by their new scores.
+        td.root_moves[td.pv_index..]
+            .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
+        if td.stopped {
+            return;
+        }
+        let bound = if score <= alpha {
+            // Fail low: the best move may be worse than hoped; widen downwards.
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITY);
+            ScoreBound::Upper
+        } else if score >= beta {
+            beta = (score + delta).min(INFINITY);
+            ScoreBound::Lower
+        } else {
+            return;
+        };
+        if td.is_main() && td.elapsed() > CURRMOVE_AFTER / 3 {
+            report(Report::Iteration(info(
+                td,
+                shared,
+                depth,
+                td.pv_index + 1,
+                score,
+                bound,
+            )));
+        }
+        delta += delta / 2;
+    }
+}
+
+/// The root move loop: PVS over the root moves from the current MultiPV line on.
+fn root_search(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    mut alpha: i32,
+    beta: i32,
+    depth: i32,
+    report: &mut dyn FnMut(Report),
+) -> i32 {
+    let mut best_score = -INFINITY;
+    td.pv[0].clear();
+    for i in td.pv_index..td.root_moves.len() {
+        let mv = td.root_moves[i].mv;
+        if td.is_main() && td.elapsed() > CURRMOVE_AFTER {
+            report(Report::CurrentMove {
+                depth,
+                mv,
+                number: i + 1,
+            });
+        }
+        let moves_searched = i - td.pv_index;
+        td.stack[0].current_move = Some(mv);
+        td.board.make(mv);
+        let reduction = if moves_searched >= 3 && depth >= 3 && is_quiet(mv) && !td.board.in_check()
+        {
+            1
+        } else {
+            0
+        };
+        let score = search_child(
+            td,
+            shared,
+            alpha,
+            beta,
+            depth - 1,
+            0,
+            moves_searched == 0,
+            reduction,
+            true,
+        );
+        td.board.unmake();
+        if td.stopped {
+            break;
+        }
+        let rm = &mut td.root_moves[i];
+        if moves_searched == 0 || score > alpha {
+            rm.score = score;
+            rm.seldepth = td.seldepth;
+            rm.pv.clear();
+            rm.pv.push(mv);
+            rm.pv.extend_from_slice(&td.pv[1]);
+        } else {
+            // Only the order matters for moves that fail low.
+            rm.score = -INFINITY;
+        }
+        if score > best_score {
+            best_score = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best_score
+}
+
+impl ThreadData {
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed())
+    }
+}
+
+fn info(
+    td: &ThreadData,
+    shared: &SharedState,
+    depth: i32,
+    multipv: usize,
+    score: i32,
+    bound: ScoreBound,
+) -> SearchInfo {
+    let rm = td.root_moves.get(multipv - 1);
+    SearchInfo {
+        depth,
+        seldepth: rm.map_or(0, |rm| rm.seldepth.max(depth as usize)),
+        multipv,
+        score,
+        bound,
+        nodes: shared.nodes.load(Ordering::Relaxed) + td.nodes - td.flushed_nodes,
+        time: td.elapsed(),
+        hashfull: shared.tt.hashfull(),
+        pv: rm.map_or_else(Vec::new, |rm| rm.pv.clone()),
+    }
+}

@@ -1,0 +1,350 @@
+//! The search: state shared by all threads, state owned by each thread, and the
+//! `Searcher` that runs a search for a caller and reports through a callback.
+//!
+//! `iterative` drives iterative deepening with aspiration windows over the root moves,
+//! `alphabeta` is the PVS negamax with its pruning steps, `qsearch` resolves captures at
+//! the horizon; `params` holds every tunable number.
+
+pub mod alphabeta;
+pub mod iterative;
+pub mod params;
+pub mod qsearch;
+pub mod score;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use shakmaty::Move;
+
+use crate::board::Board;
+use crate::history::History;
+use crate::limits::Limits;
+use crate::time::TimeManager;
+use crate::tt::TranspositionTable;
+use score::MAX_PLY;
+
+/// Signals from outside a running search: set by the protocol thread, read by the search.
+#[derive(Default, Debug)]
+pub struct Signals {
+    /// Stop as soon as possible and report the best move found.
+    pub stop: AtomicBool,
+    /// The search is pondering: no time limit applies until this is cleared (`ponderhit`).
+    pub ponder: AtomicBool,
+}
+
+/// State every search thread shares: the table, the signals and the node total.
+pub struct SharedState {
+    pub tt: TranspositionTable,
+    pub signals: Arc<Signals>,
+    /// Nodes searched by all threads, flushed from each thread's own counter periodically.
+    nodes: AtomicU64,
+    /// Set by the main thread when it finishes, to stop the helpers.
+    helpers_stop: AtomicBool,
+}
+
+impl SharedState {
+    #[inline]
+    fn stopping(&self) -> bool {
+        self.signals.stop.load(Ordering::Relaxed) || self.helpers_stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Options that shape a search besides its limits.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub multipv: usize,
+    pub move_overhead: Duration,
+    pub threads: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+            threads: 1,
+        }
+    }
+}
+
+/// Whether a reported score is exact or a bound from an aspiration fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One line of search progress (an iteration or an aspiration re-search).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based index of the line (UCI `multipv`).
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: usize,
+    pub pv: Vec<Move>,
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Report {
+    Iteration(SearchInfo),
+    /// The root move being searched (1-based number), sent after the first seconds.
+    CurrentMove {
+        depth: i32,
+        mv: Move,
+        number: usize,
+    },
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// None when the root has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// A root move with its score in the current and previous iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply search stack entry.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct StackEntry {
+    pub static_eval: Option<i32>,
+    /// The move made from this ply (None for a null move or not yet chosen).
+    pub current_move: Option<Move>,
+    pub null_move: bool,
+}
+
+/// Everything one search thread owns.
+pub struct ThreadData {
+    id: usize,
+    pub(crate) board: Board,
+    pub(crate) history: History,
+    pub(crate) stack: Vec<StackEntry>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
+    pub(crate) pv: Vec<Vec<Move>>,
+    pub(crate) root_moves: Vec<RootMove>,
+    pub(crate) pv_index: usize,
+    pub(crate) nodes: u64,
+    /// Nodes already added to the shared total.
+    flushed_nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) completed_depth: i32,
+    pub(crate) stopped: bool,
+    /// Null move is disabled below this ply during a null-move verification search.
+    pub(crate) nmp_min_ply: usize,
+    pub(crate) time: Option<TimeManager>,
+    node_limit: Option<u64>,
+    pondering: bool,
+}
+
+impl ThreadData {
+    fn new(id: usize) -> Self {
+        ThreadData {
+            id,
+            board: Board::default(),
+            history: History::default(),
+            stack: vec![StackEntry::default(); MAX_PLY + 8],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            root_moves: Vec::new(),
+            pv_index: 0,
+            nodes: 0,
+            flushed_nodes: 0,
+            seldepth: 0,
+            completed_depth: 0,
+            stopped: false,
+            nmp_min_ply: 0,
+            time: None,
+            node_limit: None,
+            pondering: false,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Counts a node and, every few thousand nodes, checks the stop conditions. Returns
+    /// true if the search must unwind now.
+    #[inline]
+    pub(crate) fn count_node_and_check(&mut self, shared: &SharedState) -> bool {
+        self.nodes += 1;
+        if let Some(limit) = self.node_limit
+            && self.nodes + shared.nodes.load(Ordering::Relaxed) - self.flushed_nodes >= limit
+        {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(params::CHECK_INTERVAL) {
+            self.flush_nodes(shared);
+            if shared.stopping() {
+                self.stopped = true;
+            }
+            if self.is_main() {
+                self.check_time(shared);
+            }
+        }
+        self.stopped
+    }
+
+    fn check_time(&mut self, shared: &SharedState) {
+        let Some(time) = self.time.as_mut() else {
+            return;
+        };
+        if self.pondering {
+            if shared.signals.ponder.load(Ordering::Relaxed) {
+                return;
+            }
+            // ponderhit: our clock has just started.
+            self.pondering = false;
+            time.restart();
+        }
+        if time.hard_limit_reached() {
+            self.stopped = true;
+        }
+    }
+
+    fn flush_nodes(&mut self, shared: &SharedState) {
+        shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
+        self.flushed_nodes = self.nodes;
+    }
+}
+
+/// Runs searches: owns the shared state and one `ThreadData` per thread, so histories
+/// persist from one move to the next within a game.
+pub struct Searcher {
+    shared: SharedState,
+    threads: Vec<ThreadData>,
+}
+
+impl Searcher {
+    /// A searcher with a `hash_mb` table and one thread.
+    pub fn new(hash_mb: usize) -> Result<Self, String> {
+        Ok(Self::with_table(TranspositionTable::new(hash_mb)?))
+    }
+
+    /// A searcher over a given table (tests use tiny tables to force collisions).
+    pub fn with_table(tt: TranspositionTable) -> Self {
+        Searcher {
+            shared: SharedState {
+                tt,
+                signals: Arc::new(Signals::default()),
+                nodes: AtomicU64::new(0),
+                helpers_stop: AtomicBool::new(false),
+            },
+            threads: vec![ThreadData::new(0)],
+        }
+    }
+
+    /// The stop and ponder flags, for the thread that reads the protocol.
+    pub fn signals(&self) -> Arc<Signals> {
+        Arc::clone(&self.shared.signals)
+    }
+
+    /// Resizes the table; on failure the old table is kept.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.shared.tt.resize(mb)
+    }
+
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.shared.tt
+    }
+
+    /// Sets the number of search threads (main + helpers).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.threads.truncate(threads);
+        while self.threads.len() < threads {
+            self.threads.push(ThreadData::new(self.threads.len()));
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Forgets everything learned: the table and every thread's history (new game).
+    pub fn clear(&mut self) {
+        self.shared.tt.clear();
+        for td in &mut self.threads {
+            td.history.clear();
+        }
+    }
+
+    /// Searches `board` within `limits`, calling `report` from the calling thread with
+    /// progress. Returns when a limit is reached or `signals().stop` is set; in infinite
+    /// or ponder mode it does not return before `stop` (or `ponderhit`).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchResult {
+        self.set_threads(options.threads);
+        let shared = &self.shared;
+        shared.tt.new_search();
+        shared.nodes.store(0, Ordering::Relaxed);
+        shared.helpers_stop.store(false, Ordering::Relaxed);
+        let pondering = limits.ponder && shared.signals.ponder.load(Ordering::Relaxed);
+        for td in &mut self.threads {
+            td.board = board.clone();
+            td.board.commit();
+            td.nodes = 0;
+            td.flushed_nodes = 0;
+            td.completed_depth = 0;
+            td.stopped = false;
+            td.history.clear_killers();
+            td.node_limit = if td.is_main() { limits.nodes } else { None };
+            td.pondering = pondering;
+            td.time = td
+                .is_main()
+                .then(|| TimeManager::new(limits, options.move_overhead));
+        }
+        let (main, helpers) = self.threads.split_at_mut(1);
+        let main = &mut main[0];
+        const STACK_SIZE: usize = 64 << 20;
+        let result = std::thread::scope(|scope| {
+            for td in helpers.iter_mut() {
+                let spawned = std::thread::Builder::new()
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(scope, move || {
+                        iterative::iterate(td, shared, limits, 1, &mut |_| {});
+                    });
+                if spawned.is_err() {
+                    // Too few resources for another thread: search with those we have.
+                    break;
+                }
+            }
+            let result = iterative::iterate(main, shared, limits, options.multipv, report);
+            shared.helpers_stop.store(true, Ordering::Relaxed);
+            result
+        });
+        SearchResult {
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            ..result
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! Every margin, threshold and table size of the search, in one place.
+//!
+//! Naming: `*_DEPTH` bounds the depths where a technique applies, `*_MARGIN` is a score
+//! margin multiplied by depth, `*_BASE` a constant part, `*_DIVISOR` a scale.
+
+/// Aspiration windows start this wide around the previous score, from this depth on.
+pub const ASPIRATION_WINDOW: i32 = 25;
+pub const ASPIRATION_DEPTH: i32 = 5;
+
+/// Reverse futility (static null move): prune when eval − margin·depth ≥ β.
+pub const RFP_DEPTH: i32 = 8;
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning: reduction R = BASE + depth / DIVISOR (+ eval bonus), verified by a
+/// reduced search at high depth where zugzwang would cost most.
+pub const NMP_DEPTH: i32 = 3;
+pub const NMP_BASE: i32 = 3;
+pub const NMP_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_MAX: i32 = 3;
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+
+/// Internal iterative reduction: no TT move at a deep node, search one ply less.
+pub const IIR_DEPTH: i32 = 4;
+
+/// Late-move pruning: at depth d skip quiets after BASE + d² (halved when not improving).
+pub const LMP_DEPTH: i32 = 8;
+pub const LMP_BASE: i32 = 3;
+
+/// Futility pruning of quiets: eval + BASE + MARGIN·depth ≤ α.
+pub const FUTILITY_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 80;
+pub const FUTILITY_MARGIN: i32 = 90;
+
+/// SEE pruning in the main search: skip moves losing more than MARGIN·depth (quiets) or
+/// MARGIN·depth² (captures).
+pub const SEE_PRUNE_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = -60;
+pub const SEE_CAPTURE_MARGIN: i32 = -25;
+
+/// Late-move reductions: R = BASE + ln(depth)·ln(move number) / DIVISOR, from this depth
+/// and after this many moves.
+pub const LMR_DEPTH: i32 = 3;
+pub const LMR_MOVES: usize = 2;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score that changes the reduction by one ply.
+pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+
+/// Quiescence delta pruning: a capture that cannot lift the score within this of α is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History: bonus = min(MULTIPLIER·depth − SUBTRACT, MAX); entries saturate at ±HISTORY_MAX.
+pub const HISTORY_BONUS_MULTIPLIER: i32 = 300;
+pub const HISTORY_BONUS_SUBTRACT: i32 = 250;
+pub const HISTORY_BONUS_MAX: i32 = 2000;
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Check the clock and the stop flag every this many nodes.
+pub const CHECK_INTERVAL: u64 = 1024;

@@ -1,0 +1,126 @@
+//! Quiescence search: at the horizon, keep searching captures (and every evasion when in
+//! check) until the position is quiet, so the evaluation never sees a hanging piece.
+
+use super::params::DELTA_MARGIN;
+use super::score::{INFINITY, MAX_PLY, mated_in};
+use super::{SharedState, ThreadData};
+use crate::board::Board;
+use crate::eval::{evaluate, see_value};
+use crate::movepick::MovePicker;
+use crate::see::see_ge;
+use crate::tt::Bound;
+
+/// Depth recorded for quiescence entries in the transposition table.
+const QS_DEPTH: i32 = 0;
+
+pub(super) fn qsearch<const PV: bool>(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    mut alpha: i32,
+    beta: i32,
+    ply: usize,
+) -> i32 {
+    if PV {
+        td.pv[ply].clear();
+    }
+    if td.count_node_and_check(shared) {
+        return 0;
+    }
+    td.seldepth = td.seldepth.max(ply);
+    let board = &td.board;
+    if board.is_insufficient_material() {
+        return 0;
+    }
+    let in_check = board.in_check();
+    if ply >= MAX_PLY - 1 {
+        return if in_check { 0 } else { evaluate(board.pos()) };
+    }
+
+    // A TT entry of any depth bounds a quiescence node.
+    let key = board.key();
+    let tt_hit = shared.tt.probe(key, ply);
+    if !PV
+        && let Some(hit) = tt_hit
+        && match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => hit.score >= beta,
+            Bound::Upper => hit.score <= alpha,
+        }
+    {
+        return hit.score;
+    }
+
+    // Stand pat: the side to move may decline every capture (not when in check).
+    let static_eval = if in_check {
+        None
+    } else {
+        Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
+    };
+    let mut best_score = -INFINITY;
+    if let Some(eval) = static_eval {
+        if eval >= beta {
+            return eval;
+        }
+        alpha = alpha.max(eval);
+        best_score = eval;
+    }
+
+    let picker = MovePicker::noisy(board);
+    if in_check && picker.is_empty() {
+        return mated_in(ply);
+    }
+    let mut best_move = None;
+    for (m, _) in picker {
+        if let Some(eval) = static_eval {
+            // Delta pruning: even winning the captured piece leaves us below α.
+            let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+            if eval + gain + DELTA_MARGIN <= alpha {
+                continue;
+            }
+            // Captures that lose material are not worth resolving.
+            if !see_ge(td.board.pos(), m, 0) {
+                continue;
+            }
+        }
+        td.board.make(m);
+        let score = -qsearch::<PV>(td, shared, -beta, -alpha, ply + 1);
+        td.board.unmake();
+        if td.stopped {
+            return 0;
+        }
+        if score > best_score {
+            best_score = score;
+            if score > alpha {
+                alpha = score;
+                best_move = Some(m);
+                if PV {
+                    let (head, tail) = td.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+
+    let bound = if best_score >= beta {
+        Bound::Lower
+    } else if PV && best_move.is_some() {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    shared.tt.store(
+        key,
+        ply,
+        best_move.map_or(0, Board::pack),
+        best_score,
+        static_eval.unwrap_or(0),
+        QS_DEPTH,
+        bound,
+    );
+    best_score
+}

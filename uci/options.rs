@@ -1,0 +1,153 @@
+//! The UCI options: their declarations, case-insensitive lookup and range checks.
+
+/// The kind and range of an option, as declared to the GUI.
+pub enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 65536,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+];
+
+/// A checked option value.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Value {
+    Spin(i64),
+    Check(bool),
+    Button,
+}
+
+impl OptionSpec {
+    /// The `option …` line sent in reply to `uci`.
+    pub fn declaration(&self) -> String {
+        match self.kind {
+            Kind::Spin { default, min, max } => {
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    self.name
+                )
+            }
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            Kind::Button => format!("option name {} type button", self.name),
+        }
+    }
+}
+
+/// Finds the option (names are case-insensitive) and checks the value against its kind
+/// and range. Returns the option's canonical name and the value.
+pub fn check(name: &str, value: Option<&str>) -> Result<(&'static str, Value), String> {
+    let spec = OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no such option '{name}'"))?;
+    let value = match spec.kind {
+        Kind::Spin { min, max, .. } => {
+            let text = value.ok_or_else(|| format!("option '{}' needs a value", spec.name))?;
+            let v: i64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("option '{}' expects an integer, not '{text}'", spec.name))?;
+            if !(min..=max).contains(&v) {
+                return Err(format!(
+                    "option '{}' must be within {min}..{max}, not {v}",
+                    spec.name
+                ));
+            }
+            Value::Spin(v)
+        }
+        Kind::Check { .. } => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => Value::Check(true),
+            Some("false") => Value::Check(false),
+            _ => {
+                return Err(format!(
+                    "option '{}' expects 'true' or 'false', not '{}'",
+                    spec.name,
+                    value.unwrap_or("")
+                ));
+            }
+        },
+        Kind::Button => Value::Button,
+    };
+    Ok((spec.name, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_is_case_insensitive_and_checked() {
+        assert_eq!(check("hash", Some("64")), Ok(("Hash", Value::Spin(64))));
+        assert_eq!(
+            check("MOVE OVERHEAD", Some("0")),
+            Ok(("Move Overhead", Value::Spin(0)))
+        );
+        assert_eq!(
+            check("ponder", Some("TRUE")),
+            Ok(("Ponder", Value::Check(true)))
+        );
+        assert_eq!(check("clear hash", None), Ok(("Clear Hash", Value::Button)));
+        assert!(check("Hash", Some("0")).is_err());
+        assert!(check("Hash", Some("65537")).is_err());
+        assert!(check("Hash", Some("lots")).is_err());
+        assert!(check("Hash", None).is_err());
+        assert!(check("Ponder", Some("yes")).is_err());
+        assert!(check("Contempt", Some("10")).is_err());
+    }
+}

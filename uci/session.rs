@@ -1,0 +1,411 @@
+//! The UCI loop. This thread reads stdin and answers at once (`isready`, `stop`, `quit`
+//! never wait for a search); each `go` runs on a worker thread that owns the `Searcher`
+//! until it has sent its one `bestmove`, then hands it back.
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use cutoff_engine::bench;
+use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::eval;
+use cutoff_engine::limits::Limits;
+use cutoff_engine::perft;
+use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
+use shakmaty::{Color, Position};
+
+use crate::command::{self, Command, Go};
+use crate::options::{self, OPTIONS, Value};
+use crate::output;
+
+/// Stack of the search thread: the recursion keeps a move list per ply.
+const SEARCH_STACK_SIZE: usize = 64 << 20;
+
+/// Sends one line to the GUI (stdout is line-buffered; each line is flushed whole).
+pub fn send(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means the GUI is gone; there is no one left to tell.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(message: &str) {
+    send(&format!("info string error: {message}"));
+}
+
+/// A search running on its worker thread.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    /// Set by the worker once it has sent `bestmove`.
+    done: Arc<AtomicBool>,
+}
+
+pub struct Session {
+    board: Board,
+    chess960: bool,
+    show_wdl: bool,
+    debug: bool,
+    hash_mb: usize,
+    options: SearchOptions,
+    /// The searcher when idle; while a search runs, its worker owns it.
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    signals: Arc<Signals>,
+}
+
+impl Session {
+    pub fn new() -> Result<Self, String> {
+        let searcher = Searcher::new(16)?;
+        Ok(Session {
+            board: Board::default(),
+            chess960: false,
+            show_wdl: false,
+            debug: false,
+            hash_mb: 16,
+            options: SearchOptions::default(),
+            signals: searcher.signals(),
+            searcher: Some(searcher),
+            running: None,
+        })
+    }
+
+    /// Reads commands until `quit` or end of input.
+    pub fn run(&mut self) {
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match lines.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            // Invalid UTF-8 is read lossily: it can only make an unknown command.
+            let line = String::from_utf8_lossy(&buf);
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Handles one line; false means quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let command = match command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return true,
+            Err(e) => {
+                error(&e);
+                return true;
+            }
+        };
+        match command {
+            Command::Uci => {
+                send(concat!("id name Cutoff ", env!("CARGO_PKG_VERSION")));
+                send("id author the Cutoff developers");
+                for o in OPTIONS {
+                    send(&o.declaration());
+                }
+                send("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => send("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register => {}
+            Command::UciNewGame => {
+                if let Some(s) = self.idle_searcher("ucinewgame") {
+                    s.clear();
+                    self.board = Board::default();
+                }
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => self.signals.ponder.store(false, Ordering::Relaxed),
+            Command::Quit => return false,
+            Command::Display => self.display(),
+            Command::Eval => send_lines(&eval::trace(self.board.pos()).to_string()),
+            Command::Bench { depth } => {
+                if self.idle_searcher("bench").is_some() {
+                    let depth = depth.map_or(bench::DEFAULT_DEPTH, |d| d as i32);
+                    run_bench(depth, 1, bench::DEFAULT_HASH_MB);
+                }
+            }
+        }
+        true
+    }
+
+    /// The searcher if no search is running (a finished one is collected first);
+    /// otherwise reports that `what` must wait for the search to end.
+    fn idle_searcher(&mut self, what: &str) -> Option<&mut Searcher> {
+        if let Some(running) = &self.running
+            && running.done.load(Ordering::Acquire)
+        {
+            self.collect();
+        }
+        if self.running.is_some() {
+            error(&format!(
+                "{what} ignored: a search is running (send 'stop' first)"
+            ));
+            return None;
+        }
+        self.searcher.as_mut()
+    }
+
+    /// Joins the finished worker and takes the searcher back.
+    fn collect(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    error("the search thread failed; starting a fresh searcher");
+                    self.searcher = Searcher::new(self.hash_mb)
+                        .or_else(|_| Searcher::new(1))
+                        .ok();
+                    if let Some(s) = &self.searcher {
+                        self.signals = s.signals();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove`. Ignored when idle.
+    fn stop_search(&mut self) {
+        if self.running.is_some() {
+            self.signals.stop.store(true, Ordering::Relaxed);
+            self.collect();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let (name, value) = match options::check(name, value) {
+            Ok(v) => v,
+            Err(e) => return error(&e),
+        };
+        let Some(searcher) = self.idle_searcher(&format!("setoption {name}")) else {
+            return;
+        };
+        match (name, value) {
+            ("Hash", Value::Spin(mb)) => match searcher.set_hash(mb as usize) {
+                Ok(()) => self.hash_mb = mb as usize,
+                Err(e) => error(&format!("{e}; keeping {} MB", self.hash_mb)),
+            },
+            ("Threads", Value::Spin(n)) => {
+                searcher.set_threads(n as usize);
+                self.options.threads = n as usize;
+            }
+            ("MultiPV", Value::Spin(n)) => self.options.multipv = n as usize,
+            ("Move Overhead", Value::Spin(ms)) => {
+                self.options.move_overhead = Duration::from_millis(ms as u64);
+            }
+            ("Ponder", Value::Check(_)) => {}
+            ("UCI_ShowWDL", Value::Check(on)) => self.show_wdl = on,
+            ("UCI_Chess960", Value::Check(on)) => {
+                self.chess960 = on;
+                // Re-read the current position in the new castling mode.
+                if let Ok(board) = Board::from_fen(&self.board.fen(), on) {
+                    self.board = board;
+                }
+            }
+            ("Clear Hash", Value::Button) => searcher.clear(),
+            _ => unreachable!("options::check returns only declared options"),
+        }
+        if self.debug {
+            send(&format!("info string {name} set"));
+        }
+    }
+
+    /// `position`: builds the new position completely before replacing the old one, so a
+    /// bad FEN or move leaves the previous position in force.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let board = match fen {
+            None => Board::from_fen(STARTPOS, self.chess960),
+            Some(fen) => Board::from_fen(fen, self.chess960),
+        };
+        let mut board = match board {
+            Ok(b) => b,
+            Err(e) => return error(&format!("{e}; position unchanged")),
+        };
+        for text in moves {
+            match board.parse_uci(text) {
+                Ok(m) => board.make(m),
+                Err(e) => return error(&format!("{e}; position unchanged")),
+            }
+        }
+        board.commit();
+        self.board = board;
+    }
+
+    fn display(&self) {
+        let mut text = String::new();
+        let pos = self.board.pos();
+        for rank in (0..8).rev() {
+            text.push_str(" +---+---+---+---+---+---+---+---+\n |");
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = pos.board().piece_at(sq).map_or(' ', |p| p.char());
+                text.push_str(&format!(" {c} |"));
+            }
+            text.push_str(&format!(" {}\n", rank + 1));
+        }
+        text.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
+        text.push_str(&format!(
+            "\nFen: {}\nKey: {:016X}\n",
+            self.board.fen(),
+            self.board.key()
+        ));
+        let checkers: Vec<String> = pos
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        send_lines(&text);
+    }
+
+    fn go(&mut self, go: Go) {
+        if let Some(depth) = go.perft {
+            if self.idle_searcher("go perft").is_some() {
+                run_perft(&self.board, depth, 0, true);
+            }
+            return;
+        }
+        let limits = match self.limits(&go) {
+            Ok(l) => l,
+            Err(e) => return error(&e),
+        };
+        if self.idle_searcher("go").is_none() {
+            return;
+        }
+        let Some(mut searcher) = self.searcher.take() else {
+            return error("no searcher available");
+        };
+        self.signals.stop.store(false, Ordering::Relaxed);
+        self.signals.ponder.store(limits.ponder, Ordering::Relaxed);
+        let board = self.board.clone();
+        let options = self.options.clone();
+        let show_wdl = self.show_wdl;
+        let done = Arc::new(AtomicBool::new(false));
+        let worker_done = Arc::clone(&done);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_SIZE)
+            .spawn(move || {
+                let result =
+                    searcher.search(&board, &limits, &options, &mut |report| match report {
+                        Report::Iteration(info) => send(&output::info(&info, &board, show_wdl)),
+                        Report::CurrentMove { depth, mv, number } => send(&format!(
+                            "info depth {depth} currmove {} currmovenumber {number}",
+                            board.uci(mv)
+                        )),
+                    });
+                send(&output::bestmove(&board, result.best, result.ponder));
+                worker_done.store(true, Ordering::Release);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { handle, done }),
+            Err(e) => {
+                // The searcher moved into the closure is lost; make a new one.
+                error(&format!("cannot start the search thread: {e}"));
+                self.searcher = Searcher::new(self.hash_mb).ok();
+                send("bestmove 0000");
+            }
+        }
+    }
+
+    /// Search limits from a `go` command, in the current position.
+    fn limits(&self, go: &Go) -> Result<Limits, String> {
+        let white = self.board.turn() == Color::White;
+        let (time, inc) = if white {
+            (go.wtime, go.winc)
+        } else {
+            (go.btime, go.binc)
+        };
+        let searchmoves = go
+            .searchmoves
+            .iter()
+            .map(|m| {
+                self.board
+                    .parse_uci(m)
+                    .map_err(|e| format!("go searchmoves: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Limits {
+            depth: go.depth.map(|d| d.clamp(1, 127) as i32),
+            nodes: go.nodes,
+            mate: go.mate.map(|m| m.min(1000) as i32),
+            movetime: go.movetime.map(Duration::from_millis),
+            time: time.map(Duration::from_millis),
+            increment: Duration::from_millis(inc.unwrap_or(0)),
+            movestogo: go.movestogo.filter(|&m| m > 0),
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        })
+    }
+}
+
+/// Sends a multi-line text line by line.
+fn send_lines(text: &str) {
+    for line in text.lines() {
+        send(line);
+    }
+}
+
+/// `perft`: one `move: count` line per root move, then the total (Stockfish's format).
+pub fn run_perft(board: &Board, depth: u32, threads: usize, divide: bool) -> u64 {
+    let start = Instant::now();
+    let parts = perft::divide_with_threads(board, depth.max(1), threads);
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        parts.iter().map(|(_, n)| n).sum()
+    };
+    if divide && depth > 0 {
+        for (m, n) in &parts {
+            send(&format!("{}: {n}", board.uci(*m)));
+        }
+        send("");
+    }
+    send(&format!("Nodes searched: {total}"));
+    let elapsed = start.elapsed();
+    if !divide {
+        let nps = u128::from(total) * 1000 / elapsed.as_millis().max(1);
+        send(&format!("Time: {} ms, {nps} nps", elapsed.as_millis()));
+    }
+    total
+}
+
+/// `bench`: per-position lines, then the totals OpenBench reads.
+pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> bool {
+    let mut index = 0;
+    let outcome = bench::run(depth, threads, hash_mb, |line| {
+        index += 1;
+        send(&format!(
+            "position {index:2}: {:>10} nodes {:>6} ms  {}",
+            line.nodes,
+            line.time.as_millis(),
+            line.fen
+        ));
+    });
+    match outcome {
+        Ok((nodes, time)) => {
+            let nps = u128::from(nodes) * 1000 / time.as_millis().max(1);
+            send(&format!("Total time: {} ms", time.as_millis()));
+            send(&format!("{nodes} nodes {nps} nps"));
+            true
+        }
+        Err(e) => {
+            error(&e);
+            false
+        }
+    }
+}
