@@ -2,6 +2,7 @@
 //! engine's tools from the command line.
 
 mod command;
+mod epd;
 mod options;
 mod output;
 mod session;
@@ -32,6 +33,36 @@ enum Tool {
         /// Transposition table size in MB.
         #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+    },
+    /// Run EPD test suites (bm, am, dm, matetrack's bm #N, STS c0 points).
+    Epd {
+        /// EPD files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Milliseconds per position (the default when no limit is given: 1000).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Fixed depth per position.
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=127))]
+        depth: Option<i32>,
+        /// Fixed node count per position.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search threads per position.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Table size per job in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+        /// Positions searched in parallel, each with its own search and table.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: u32,
+        /// Write every result to this file as JSON.
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
+        /// Read castling rights as Chess960.
+        #[arg(long)]
+        chess960: bool,
     },
     /// Count the leaf nodes of the legal move tree.
     Perft {
@@ -72,6 +103,34 @@ fn main() -> ExitCode {
             hash,
         }) => {
             if session::run_bench(depth, threads as usize, hash as usize) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Some(Tool::Epd {
+            files,
+            movetime,
+            depth,
+            nodes,
+            threads,
+            hash,
+            jobs,
+            json,
+            chess960,
+        }) => {
+            let settings = epd::EpdRun {
+                files,
+                movetime,
+                depth,
+                nodes,
+                threads: threads as usize,
+                hash_mb: hash as usize,
+                jobs: jobs as usize,
+                json,
+                chess960,
+            };
+            if epd::run(&settings) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE

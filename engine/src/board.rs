@@ -48,6 +48,12 @@ pub struct Board {
     undo: Vec<Undo>,
 }
 
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({})", self.fen())
+    }
+}
+
 impl Default for Board {
     fn default() -> Self {
         Board::from_position(Chess::default(), Vec::new())
@@ -84,18 +90,29 @@ fn ep_key(file: File) -> u64 {
     Zobrist64::zobrist_for_en_passant_file(file).0
 }
 
-/// Accept positions shakmaty rejects only for an "impossible check" (two aligned
-/// checkers and the like): unreachable in a game but well defined to search.
-fn accept_impossible_check(
+/// Builds a position from a parsed FEN. Positions shakmaty rejects only for an
+/// "impossible check" (two aligned checkers and the like: unreachable in a game but well
+/// defined to search) are accepted. With `repair`, castling rights without their rook are
+/// dropped instead of refused (some published test suites carry such rights).
+pub fn position_from_fen(fen: Fen, mode: CastlingMode, repair: bool) -> Result<Chess, BoardError> {
+    let mut tolerated = PositionErrorKinds::IMPOSSIBLE_CHECK;
+    if repair {
+        tolerated |= PositionErrorKinds::INVALID_CASTLING_RIGHTS;
+    }
+    accept(fen.into_position(mode), tolerated)
+}
+
+fn accept(
     result: Result<Chess, PositionError<Chess>>,
+    tolerated: PositionErrorKinds,
 ) -> Result<Chess, BoardError> {
-    let illegal = |e: PositionError<Chess>| BoardError(format!("illegal position: {e}"));
     match result {
         Ok(pos) => Ok(pos),
-        Err(err) if err.kinds() == PositionErrorKinds::IMPOSSIBLE_CHECK => {
-            err.ignore_impossible_check().map_err(illegal)
-        }
-        Err(err) => Err(illegal(err)),
+        Err(err) if tolerated.contains(err.kinds()) => Ok(err
+            .ignore_impossible_check()
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .map_err(|e| BoardError(format!("illegal position: {e}")))?),
+        Err(err) => Err(BoardError(format!("illegal position: {err}"))),
     }
 }
 
@@ -124,7 +141,7 @@ impl Board {
         } else {
             CastlingMode::Standard
         };
-        let pos = accept_impossible_check(fen.into_position(mode))?;
+        let pos = position_from_fen(fen, mode, false)?;
         Ok(Board::from_position(pos, Vec::new()))
     }
 
@@ -272,8 +289,11 @@ impl Board {
 
     /// Passes the move to the opponent. Must not be called in check.
     pub fn make_null(&mut self) {
-        let after = accept_impossible_check(self.pos.clone().swap_turn())
-            .expect("a null move is only made when the side to move is not in check");
+        let after = accept(
+            self.pos.clone().swap_turn(),
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+        )
+        .expect("a null move is only made when the side to move is not in check");
         let mut key = self.key ^ turn_key();
         if let Some(file) = self.ep_file {
             key ^= ep_key(file);

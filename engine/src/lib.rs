@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod epd;
 pub mod eval;
 pub mod history;
 pub mod limits;
