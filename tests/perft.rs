@@ -148,3 +148,26 @@ fn divide_sums_to_perft() {
     assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), 97862);
     assert_eq!(perft(&mut board, 3), 97862);
 }
+
+/// Cutoff's own suite (`epd/perft.epd`, made by `scripts/make_perft_suite.py` and checked
+/// there against python-chess), Chess960 lines marked `variant chess960`.
+#[test]
+fn own_suite_matches() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("epd/perft.epd");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let chess960 = line.contains("variant chess960");
+        let mut fields = line.split(';');
+        let fen = fields.next().unwrap().trim();
+        let mut board = Board::from_fen(fen, chess960).expect(fen);
+        for field in fields {
+            if let Some((d, n)) = field.trim().strip_prefix('D').and_then(|f| f.split_once(' ')) {
+                let (d, n): (u32, u64) = (d.parse().unwrap(), n.trim().parse().unwrap());
+                assert_eq!(perft(&mut board, d), n, "{fen} D{d}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 240);
+}
