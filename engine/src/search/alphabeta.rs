@@ -86,26 +86,28 @@ pub(super) fn alphabeta<const PV: bool>(
         td.pv[ply].clear();
     }
 
-    // Step 1. Horizon: resolve captures with quiescence.
+    // Step 1. Draws by repetition, the fifty-move rule and insufficient material, also
+    // right at the horizon (quiescence does not look for them).
+    let board = &td.board;
+    let in_check = board.in_check();
+    if board.is_repetition(ply)
+        || board.is_insufficient_material()
+        || (board.is_fifty_move_draw() && !(in_check && board.legal_moves().is_empty()))
+    {
+        return DRAW;
+    }
+
+    // Step 2. Horizon: resolve captures with quiescence.
     if depth <= 0 {
         return qsearch::<PV>(td, shared, alpha, beta, ply);
     }
 
-    // Step 2. Count the node; unwind if a stop condition was met.
+    // Step 3. Count the node; unwind if a stop condition was met.
     if td.count_node_and_check(shared) {
         return 0;
     }
     td.seldepth = td.seldepth.max(ply);
-
-    // Step 3. Draws by repetition, the fifty-move rule and insufficient material.
     let board = &td.board;
-    if board.is_repetition(ply) || board.is_insufficient_material() {
-        return DRAW;
-    }
-    let in_check = board.in_check();
-    if board.is_fifty_move_draw() && !(in_check && board.legal_moves().is_empty()) {
-        return DRAW;
-    }
     if ply >= MAX_PLY - 1 {
         return if in_check {
             DRAW

@@ -9,6 +9,7 @@ use super::alphabeta::search_child;
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
 use super::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
 use super::{Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, ThreadData};
+use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
 
@@ -136,14 +137,20 @@ pub(crate) fn iterate(
         wait_for_stop(shared, limits);
     }
     let best = &td.root_moves[0];
+    let score = if best.score > -INFINITY {
+        best.score
+    } else if best_score > -INFINITY {
+        best_score
+    } else if td.board.in_check() {
+        // Stopped before any move was scored (a tiny node limit).
+        DRAW
+    } else {
+        evaluate(td.board.pos())
+    };
     SearchResult {
         best: Some(best.mv),
         ponder: best.pv.get(1).copied(),
-        score: if best.score == -INFINITY {
-            best_score
-        } else {
-            best.score
-        },
+        score,
         depth: td.completed_depth,
         nodes: td.nodes,
     }
