@@ -306,8 +306,10 @@ impl Session {
                             board.uci(mv)
                         )),
                     });
-                send(&output::bestmove(&board, result.best, result.ponder));
+                // Marked done before `bestmove` goes out, so that a command the GUI sends
+                // in reply finds the search finished (and joins it) rather than refused.
                 worker_done.store(true, Ordering::Release);
+                send(&output::bestmove(&board, result.best, result.ponder));
                 searcher
             });
         match spawned {

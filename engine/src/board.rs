@@ -106,13 +106,15 @@ fn accept(
     result: Result<Chess, PositionError<Chess>>,
     tolerated: PositionErrorKinds,
 ) -> Result<Chess, BoardError> {
+    // shakmaty's message already reads "illegal position: …".
+    let illegal = |e: PositionError<Chess>| BoardError(e.to_string());
     match result {
         Ok(pos) => Ok(pos),
         Err(err) if tolerated.contains(err.kinds()) => Ok(err
             .ignore_impossible_check()
             .or_else(PositionError::ignore_invalid_castling_rights)
-            .map_err(|e| BoardError(format!("illegal position: {e}")))?),
-        Err(err) => Err(BoardError(format!("illegal position: {err}"))),
+            .map_err(illegal)?),
+        Err(err) => Err(illegal(err)),
     }
 }
 

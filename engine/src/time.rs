@@ -34,9 +34,10 @@ impl TimeManager {
             let t = movetime
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
+            // `movetime` asks for exactly this long: no early stop between iterations.
             return TimeManager {
                 start,
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }

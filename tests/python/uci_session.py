@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""A real UCI client (python-chess, pinned chess==1.11.2) driving Cutoff.
+
+Usage: uci_session.py path/to/cutoff
+
+Prints one line per check ("ok: ..." or "FAIL: ...") and exits non-zero if any check
+fails. A watchdog ends the session (and fails it) if it runs for more than 55 seconds,
+since python-chess waits without a timeout for searches limited by depth or mate.
+"""
+
+import logging
+import os
+import sys
+import threading
+import time
+
+import chess
+import chess.engine
+
+DEADLINE_SECONDS = 55.0
+
+MATE_IN_TWO = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"
+# Chess960: king g1, rooks b1 and h1; both castlings are legal (g1h1 and g1b1).
+CHESS960 = "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
+
+
+failures = []
+# Every "info string error" line the engine sends (this session sends no bad input).
+engine_errors = []
+
+
+class ErrorWatch(logging.Handler):
+    """Sees every line python-chess reads from the engine (logged at DEBUG level)."""
+
+    def emit(self, record):
+        message = record.getMessage()
+        if ">> info string error" in message:
+            engine_errors.append((time.monotonic(), message.split(">> ", 1)[1]))
+
+
+def check(name, condition, detail=""):
+    if condition:
+        print(f"ok: {name}", flush=True)
+    else:
+        failures.append(name)
+        print(f"FAIL: {name}{': ' + str(detail) if detail else ''}", flush=True)
+    return condition
+
+
+def pv_is_legal(board, pv):
+    b = board.copy()
+    for move in pv:
+        if move not in b.legal_moves:
+            return False
+        b.push(move)
+    return True
+
+
+def watchdog(engine_holder, start):
+    while True:
+        time.sleep(0.5)
+        now = time.monotonic()
+        stuck = engine_errors and now - engine_errors[0][0] > 3.0
+        if stuck:
+            print(f"FAIL: the engine refused a command: {engine_errors[0][1]}", flush=True)
+        if now - start > DEADLINE_SECONDS:
+            print(f"FAIL: session took more than {DEADLINE_SECONDS:.0f} s", flush=True)
+        if stuck or now - start > DEADLINE_SECONDS:
+            engine = engine_holder.get("engine")
+            if engine is not None:
+                try:
+                    engine.protocol.transport.kill()
+                except Exception:
+                    pass
+            os._exit(1)
+
+
+def check_pondering(engine):
+    """play(..., ponder=True) for a few plies; the next play either hits or stops the ponder."""
+    board = chess.Board()
+    ok = True
+    for ply in range(6):
+        result = engine.play(board, chess.engine.Limit(time=0.15), ponder=True)
+        if result.move not in board.legal_moves:
+            ok = check(f"ponder ply {ply + 1}: legal move", False, result.move)
+            break
+        board.push(result.move)
+        if result.ponder is not None:
+            if result.ponder not in board.legal_moves:
+                ok = check(f"ponder ply {ply + 1}: legal ponder move", False, result.ponder)
+                break
+            # Half the time the opponent plays the expected move (ponderhit), else not.
+            reply = result.ponder if ply % 2 == 0 else next(
+                (m for m in board.legal_moves if m != result.ponder), result.ponder
+            )
+        else:
+            reply = next(iter(board.legal_moves))
+        time.sleep(0.1)
+        board.push(reply)
+    engine.ping()
+    if ok:
+        check("ponder: play with ponder=True, ponderhit and ponder misses", True)
+
+
+def run(path, holder):
+    engine = chess.engine.SimpleEngine.popen_uci(path, timeout=10.0)
+    holder["engine"] = engine
+
+    # Identification and options.
+    name = engine.id.get("name", "")
+    check("id name starts with Cutoff", name.startswith("Cutoff"), name)
+    check("id author present", bool(engine.id.get("author")), engine.id)
+    declared = {k.lower(): v for k, v in engine.options.items()}
+    for option, kind, default in [
+        ("Hash", "spin", 16),
+        ("Threads", "spin", 1),
+        ("MultiPV", "spin", 1),
+        ("Move Overhead", "spin", 10),
+        ("Ponder", "check", False),
+        ("UCI_Chess960", "check", False),
+        ("UCI_ShowWDL", "check", False),
+        ("Clear Hash", "button", None),
+    ]:
+        o = declared.get(option.lower())
+        check(
+            f"option {option} declared as {kind}",
+            o is not None and o.type == kind and (default is None or o.default == default),
+            o,
+        )
+    engine.configure({"Hash": 32, "Threads": 1, "Move Overhead": 30})
+    engine.ping()
+    check("configure Hash/Threads/Move Overhead, then isready", True)
+
+    # Analyse the initial position.
+    board = chess.Board()
+    info = engine.analyse(board, chess.engine.Limit(depth=8))
+    check("analyse depth 8: score present", "score" in info, info)
+    check("analyse depth 8: depth reached", info.get("depth") == 8, info.get("depth"))
+    pv = info.get("pv", [])
+    check("analyse depth 8: pv present and legal", bool(pv) and pv_is_legal(board, pv), pv)
+
+    # A game of ten plies at 0.2 s per move.
+    board = chess.Board()
+    engine.configure({"Clear Hash": None})
+    ok = True
+    for ply in range(10):
+        started = time.monotonic()
+        result = engine.play(board, chess.engine.Limit(time=0.2))
+        took = time.monotonic() - started
+        if result.move is None or result.move not in board.legal_moves:
+            ok = check(f"play ply {ply + 1}: legal move", False, result.move)
+            break
+        if took > 1.0:
+            ok = check(f"play ply {ply + 1}: move within 1 s", False, f"{took:.2f} s")
+            break
+        board.push(result.move)
+    if ok:
+        check("play 10 plies at 0.2 s: every move legal and in time", True)
+    print(f"   game: {board.fen()}", flush=True)
+
+    # Mate in two.
+    board = chess.Board(MATE_IN_TWO)
+    info = engine.analyse(board, chess.engine.Limit(mate=2))
+    score = info.get("score")
+    check(
+        "mate in 2: score is Mate(2)",
+        score is not None and score.relative == chess.engine.Mate(2),
+        score,
+    )
+    result = engine.play(board, chess.engine.Limit(mate=2))
+    legal = result.move in board.legal_moves
+    check("mate in 2: move legal", legal, result.move)
+    if legal:
+        after = board.copy()
+        after.push(result.move)
+        replies = list(after.legal_moves)
+        forced = bool(replies) and all(mates_in_one(reply_board(after, r)) for r in replies)
+        check("mate in 2: every reply allows mate in one", forced, result.move)
+
+    # MultiPV 3 through analysis().
+    board = chess.Board()
+    with engine.analysis(board, chess.engine.Limit(depth=8), multipv=3) as analysis:
+        analysis.wait()
+        lines = analysis.multipv
+    firsts = [line["pv"][0] for line in lines if line.get("pv")]
+    check("analysis multipv=3: three lines", len(lines) == 3, len(lines))
+    check("analysis multipv=3: distinct first moves", len(set(firsts)) == 3, firsts)
+    check(
+        "analysis multipv=3: pvs legal",
+        all(pv_is_legal(board, line.get("pv", [])) for line in lines),
+    )
+    infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    check("analyse multipv=3: three lines", len(infos) == 3, len(infos))
+
+    # Pondering: play with ponder=True; the next play either hits or stops the ponder.
+    check_pondering(engine)
+
+    # Chess960: python-chess sets UCI_Chess960 itself for a chess960 board.
+    board = chess.Board(CHESS960, chess960=True)
+    castles = {board.uci(m, chess960=True) for m in board.generate_castling_moves()}
+    check("chess960: castling moves available", castles == {"g1h1", "g1b1"}, castles)
+    result = engine.play(board, chess.engine.Limit(depth=6))
+    check("chess960: engine move legal", result.move in board.legal_moves, result.move)
+    info = engine.analyse(board, chess.engine.Limit(depth=6))
+    check(
+        "chess960: pv legal",
+        bool(info.get("pv")) and pv_is_legal(board, info["pv"]),
+        info.get("pv"),
+    )
+    # A castling move in Chess960 notation, given by position moves.
+    board.push(board.parse_uci("g1h1"))
+    result = engine.play(board, chess.engine.Limit(depth=4))
+    check("chess960: reply after king-takes-rook castling legal", result.move in board.legal_moves)
+
+    engine.quit()
+    check("quit", True)
+
+
+def reply_board(board, move):
+    b = board.copy()
+    b.push(move)
+    return b
+
+
+def mates_in_one(board):
+    return any(reply_board(board, m).is_checkmate() for m in board.legal_moves)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) != 1:
+        print("usage: uci_session.py path/to/cutoff", file=sys.stderr)
+        return 2
+    # python-chess logs every line exchanged at DEBUG level, and lines it cannot parse as
+    # errors. Watch all of them; print those at UCI_LOG level (default ERROR) and above.
+    log = logging.getLogger("chess.engine")
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    log.addHandler(ErrorWatch())
+    printer = logging.StreamHandler(sys.stdout)
+    printer.setLevel(getattr(logging, os.environ.get("UCI_LOG", "ERROR")))
+    printer.setFormatter(logging.Formatter("   log: %(levelname)s %(message)s"))
+    log.addHandler(printer)
+    start = time.monotonic()
+    holder = {}
+    threading.Thread(target=watchdog, args=(holder, start), daemon=True).start()
+    try:
+        run(args[0], holder)
+    except Exception as e:
+        check("session ran without exception", False, f"{type(e).__name__}: {e}")
+        engine = holder.get("engine")
+        if engine is not None:
+            try:
+                engine.close()
+            except Exception:
+                pass
+    check("no 'info string error' from the engine", not engine_errors, engine_errors)
+    elapsed = time.monotonic() - start
+    if failures:
+        print(f"{len(failures)} check(s) FAILED in {elapsed:.1f} s", flush=True)
+        return 1
+    print(f"all checks passed in {elapsed:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
