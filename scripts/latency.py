@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures how fast Cutoff answers the UCI commands that must not wait for a search.
 
-Usage: scripts/latency.py [path/to/cutoff] [--reps N]
+Usage: scripts/latency.py [path/to/cutoff] [--reps N] [--threads T]
 
 Over N repetitions (default 20) each, it measures:
   isready -> readyok      in the middle of a `go infinite` search
@@ -121,6 +121,7 @@ def main():
         default=os.path.join(here, "..", "target", "release", "cutoff"),
     )
     parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=1, help="search threads (UCI Threads)")
     args = parser.parse_args()
 
     isready, stop, quit_, movetime = [], [], [], []
@@ -128,6 +129,7 @@ def main():
     e = Engine(args.engine)
     e.send("uci")
     e.until("uciok")
+    e.send(f"setoption name Threads value {args.threads}")
     e.send(f"position fen {MIDDLEGAME}")
     e.sync()
     for _ in range(args.reps):
@@ -149,6 +151,7 @@ def main():
 
     for _ in range(args.reps):
         q = Engine(args.engine)
+        q.send(f"setoption name Threads value {args.threads}")
         q.send(f"position fen {MIDDLEGAME}")
         q.go("go infinite")
         time.sleep(0.3)
@@ -156,7 +159,7 @@ def main():
         q.proc.wait(timeout=TIMEOUT)
         quit_.append(ms(time.perf_counter() - sent))
 
-    print(f"engine: {os.path.abspath(args.engine)}")
+    print(f"engine: {os.path.abspath(args.engine)}, Threads {args.threads}")
     print(summary("isready -> readyok (mid-search)", isready))
     print(summary("stop -> bestmove (after 300 ms)", stop))
     print(summary("quit -> exit (mid-search)", quit_))

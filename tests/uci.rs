@@ -931,23 +931,30 @@ fn show_wdl_adds_win_draw_loss() {
 }
 
 #[test]
-fn two_threads_search_and_stop() {
+fn multi_thread_search_and_stop() {
     let _lock = timing_lock();
-    let mut e = Engine::spawn();
-    e.send("setoption name Threads value 2");
-    e.send(&format!("position fen {MIDDLEGAME}"));
     let b = board(MIDDLEGAME, false, &[]);
-    search(&mut e, &b, "go depth 8");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    e.send("stop");
-    let sent = e.last_sent();
-    let (lines, at) = e.lines_until_timed("bestmove", LONG);
-    check_search(&b, &lines);
-    let ms = elapsed_ms(sent, at);
-    assert!(ms <= PROMPT.as_millis(), "stop with 2 threads took {ms} ms");
-    e.expect_silent("after stop");
-    e.quit();
+    for threads in [2, 4] {
+        let mut e = Engine::spawn();
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position fen {MIDDLEGAME}"));
+        search(&mut e, &b, "go depth 8");
+        for _ in 0..3 {
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(200));
+            e.send("stop");
+            let sent = e.last_sent();
+            let (lines, at) = e.lines_until_timed("bestmove", LONG);
+            check_search(&b, &lines);
+            let ms = elapsed_ms(sent, at);
+            assert!(
+                ms <= PROMPT.as_millis(),
+                "stop with {threads} threads took {ms} ms"
+            );
+            e.expect_silent("after stop");
+        }
+        e.quit();
+    }
 }
 
 // ---------------------------------------------------------------------------------------
