@@ -3,6 +3,7 @@
 
 mod command;
 mod epd;
+mod lab;
 mod options;
 mod output;
 mod session;
@@ -82,6 +83,12 @@ enum Tool {
         #[arg(long)]
         chess960: bool,
     },
+    /// The search lab: every classic search algorithm on the same positions to the same
+    /// depth, one row each (value, best move, interior and leaf nodes, time, EBF).
+    Lab {
+        #[command(flatten)]
+        args: lab::LabArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -155,5 +162,6 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Tool::Lab { args }) => lab::run(&args),
     }
 }

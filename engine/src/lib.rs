@@ -18,6 +18,7 @@ pub mod board;
 pub mod epd;
 pub mod eval;
 pub mod history;
+pub mod lab;
 pub mod limits;
 pub mod movepick;
 pub mod perft;

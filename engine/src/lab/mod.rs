@@ -1,0 +1,473 @@
+//! The search lab: the classic game-tree search algorithms side by side.
+//!
+//! Every algorithm here is a short function written to be read next to a textbook, generic
+//! over a small [`Game`] trait, and run to the same fixed depth on the same position so that
+//! their values and costs can be compared row by row ([`run`]). Three games implement the
+//! trait: chess ([`chess::ChessGame`]: Cutoff's board and evaluation), tic-tac-toe
+//! ([`tictactoe::TicTacToe`], the lecture notes' example, searched to the end) and uniform
+//! synthetic trees ([`synthetic::Synthetic`]) on which the textbook theorems can be checked
+//! exactly.
+//!
+//! The lab is separate from the production search (`crate::search`) on purpose: nothing here
+//! is tuned for speed and nothing prunes forward (no null move, no reductions, no futility,
+//! no delta or SEE pruning in quiescence), so that every exact algorithm returns exactly the
+//! minimax value. For that to hold:
+//! - a node's value depends only on the position and the remaining depth: no repetition or
+//!   fifty-move draws are detected inside the tree, and mate scores count plies from the root
+//!   (`−MATE + ply`), converted to plies from the node when stored in the table;
+//! - the lab's own table ([`table::Table`]) gives cutoffs only from entries of the same
+//!   remaining depth and never loses a bound to replacement;
+//! - every row starts with a cleared table, killers and history.
+//!
+//! Counting: every call of a recursive search is one node. A node is *interior* if it
+//! searched at least one child and a *leaf* otherwise (depth exhausted, game over, a
+//! stand-pat cutoff in quiescence, or a cutoff from the table).
+
+pub mod algorithms;
+pub mod bstar;
+pub mod chess;
+pub mod minimal;
+pub mod synthetic;
+pub mod table;
+pub mod tictactoe;
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{Add, AddAssign, Sub};
+use std::time::{Duration, Instant};
+
+use table::Table;
+
+/// Wider than any value a game produces: the full window is (−INF, +INF).
+pub const INF: i32 = 1_000_000;
+/// A side mated at the root scores −MATE; mated `ply` plies below the root, `−MATE + ply`.
+pub const MATE: i32 = 30_000;
+/// Values at least this large in magnitude (and at most `MATE`) are mate scores.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
+/// True if `value` is a mate score.
+pub fn is_mate(value: i32) -> bool {
+    (MATE_BOUND..=MATE).contains(&value.abs())
+}
+
+/// A two-player, zero-sum game with perfect information, seen from the side to move
+/// (negamax convention: a position's value for one side is minus its value for the other).
+pub trait Game: Clone {
+    type Move: Copy + Eq + Hash + Debug;
+
+    /// The legal moves in the generator's natural order (the order "unordered" searches use).
+    fn moves(&self) -> Vec<Self::Move>;
+    fn make(&mut self, m: Self::Move);
+    /// Takes back the last `make`.
+    fn unmake(&mut self);
+    /// The value of a finished game for the side to move, or `None` while it goes on.
+    /// `moves` are this position's legal moves, `ply` the distance from the root (chess
+    /// scores being mated as `−MATE + ply`).
+    fn outcome(&self, moves: &[Self::Move], ply: u32) -> Option<i32>;
+    /// The static value for the side to move, used where the depth runs out.
+    fn evaluate(&self) -> i32;
+    /// A hash of the position for the transposition table.
+    fn key(&self) -> u64;
+    /// Moves quiescence searches (captures in chess; none elsewhere).
+    fn is_noisy(&self, _m: Self::Move) -> bool {
+        false
+    }
+    /// Moves that killers and history may reorder (in chess: non-captures).
+    fn is_quiet(&self, m: Self::Move) -> bool {
+        !self.is_noisy(m)
+    }
+    /// Static ordering score, higher first (chess: MVV-LVA with SEE-losing captures last).
+    fn order_score(&mut self, _m: Self::Move) -> i32 {
+        0
+    }
+    /// A move's name for people (SAN in chess).
+    fn move_name(&self, m: Self::Move) -> String;
+    /// Half-width of the aspiration window.
+    fn aspiration_delta(&self) -> i32 {
+        25
+    }
+    /// Margin added on both sides of B*'s probe values to make an interval.
+    fn bstar_margin(&self) -> i32 {
+        10
+    }
+}
+
+/// Nodes visited: interior (searched at least one child) and leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub interior: u64,
+    pub leaves: u64,
+}
+
+impl Stats {
+    pub const LEAF: Stats = Stats {
+        interior: 0,
+        leaves: 1,
+    };
+    pub const INTERIOR: Stats = Stats {
+        interior: 1,
+        leaves: 0,
+    };
+
+    pub fn total(self) -> u64 {
+        self.interior + self.leaves
+    }
+}
+
+impl Add for Stats {
+    type Output = Stats;
+    fn add(self, o: Stats) -> Stats {
+        Stats {
+            interior: self.interior + o.interior,
+            leaves: self.leaves + o.leaves,
+        }
+    }
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        *self = *self + o;
+    }
+}
+
+impl Sub for Stats {
+    type Output = Stats;
+    fn sub(self, o: Stats) -> Stats {
+        Stats {
+            interior: self.interior - o.interior,
+            leaves: self.leaves - o.leaves,
+        }
+    }
+}
+
+/// Which move-ordering and table enhancements a search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Enhancements {
+    /// Static ordering ([`Game::order_score`]).
+    pub ordering: bool,
+    /// Two killer moves per ply: quiet moves that caused a cutoff at the same ply.
+    pub killers: bool,
+    /// History heuristic: quiet moves that caused cutoffs, weighted by depth².
+    pub history: bool,
+    /// Transposition table: cutoffs from bounds of the same depth, best move first.
+    pub table: bool,
+    /// Enhanced transposition cutoffs (needs `table`).
+    pub etc: bool,
+}
+
+impl Enhancements {
+    pub const NONE: Enhancements = Enhancements {
+        ordering: false,
+        killers: false,
+        history: false,
+        table: false,
+        etc: false,
+    };
+    pub const ALL: Enhancements = Enhancements {
+        ordering: true,
+        killers: true,
+        history: true,
+        table: true,
+        etc: false,
+    };
+}
+
+/// The state a search carries: the game, what it counts, and its ordering memory.
+pub struct Lab<G: Game> {
+    pub game: G,
+    /// Search captures at the horizon (stand pat, no pruning) instead of evaluating.
+    pub quiescence: bool,
+    pub enhance: Enhancements,
+    pub stats: Stats,
+    pub table: Table<G::Move>,
+    /// The move that gave the best value at the root (ply 0) in the last search.
+    pub root_best: Option<G::Move>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: HashMap<G::Move, i32>,
+}
+
+impl<G: Game> Lab<G> {
+    /// A fresh search state: empty table, no killers, no history, no nodes counted.
+    pub fn new(game: G, quiescence: bool, enhance: Enhancements) -> Self {
+        Lab {
+            game,
+            quiescence,
+            enhance,
+            stats: Stats::default(),
+            table: Table::default(),
+            root_best: None,
+            killers: Vec::new(),
+            history: HashMap::new(),
+        }
+    }
+
+    fn killers(&self, ply: u32) -> [Option<G::Move>; 2] {
+        self.killers
+            .get(ply as usize)
+            .copied()
+            .unwrap_or([None, None])
+    }
+
+    fn history(&self, m: G::Move) -> i32 {
+        self.history.get(&m).copied().unwrap_or(0)
+    }
+
+    /// Remembers a quiet move that caused a cutoff (killers, history).
+    fn reward(&mut self, m: G::Move, depth: u32, ply: u32) {
+        if !self.game.is_quiet(m) {
+            return;
+        }
+        if self.enhance.killers {
+            let ply = ply as usize;
+            if self.killers.len() <= ply {
+                self.killers.resize(ply + 1, [None, None]);
+            }
+            let slot = &mut self.killers[ply];
+            if slot[0] != Some(m) {
+                slot[1] = slot[0];
+                slot[0] = Some(m);
+            }
+        }
+        if self.enhance.history {
+            let h = self.history.entry(m).or_insert(0);
+            *h = h.saturating_add((depth * depth) as i32);
+        }
+    }
+}
+
+/// The rows of the lab, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Minimax,
+    AlphaBeta,
+    AlphaBetaFailSoft,
+    AlphaBetaOrdered,
+    AlphaBetaKillers,
+    AlphaBetaHistory,
+    AlphaBetaTable,
+    Pvs,
+    Aspiration,
+    Mtdf,
+    Etc,
+    BStar,
+    MinimalTree,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 13] = [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaFailSoft,
+        Algorithm::AlphaBetaOrdered,
+        Algorithm::AlphaBetaKillers,
+        Algorithm::AlphaBetaHistory,
+        Algorithm::AlphaBetaTable,
+        Algorithm::Pvs,
+        Algorithm::Aspiration,
+        Algorithm::Mtdf,
+        Algorithm::Etc,
+        Algorithm::BStar,
+        Algorithm::MinimalTree,
+    ];
+
+    /// The row's name (`--algos`, JSON). The three enhancement rows are cumulative:
+    /// `+killers` is ordered alpha-beta with killers, `+history` adds history to that, `+tt`
+    /// adds the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::AlphaBetaFailSoft => "alphabeta-failsoft",
+            Algorithm::AlphaBetaOrdered => "alphabeta-ordered",
+            Algorithm::AlphaBetaKillers => "+killers",
+            Algorithm::AlphaBetaHistory => "+history",
+            Algorithm::AlphaBetaTable => "+tt",
+            Algorithm::Pvs => "pvs",
+            Algorithm::Aspiration => "aspiration",
+            Algorithm::Mtdf => "mtdf",
+            Algorithm::Etc => "etc",
+            Algorithm::BStar => "bstar",
+            Algorithm::MinimalTree => "minimal-tree",
+        }
+    }
+
+    /// Parses a row name; the enhancement rows also answer to `killers`,
+    /// `alphabeta-killers` (and the same for `history` and `tt`).
+    pub fn parse(name: &str) -> Option<Algorithm> {
+        let name = name.trim().to_ascii_lowercase();
+        let bare = name
+            .trim_start_matches('+')
+            .trim_start_matches("alphabeta-ordered+")
+            .trim_start_matches("alphabeta-");
+        match bare {
+            "killers" => return Some(Algorithm::AlphaBetaKillers),
+            "history" => return Some(Algorithm::AlphaBetaHistory),
+            "tt" | "table" => return Some(Algorithm::AlphaBetaTable),
+            _ => {}
+        }
+        Algorithm::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// True for the algorithms that must return exactly the minimax value.
+    pub fn is_exact(self) -> bool {
+        self != Algorithm::BStar
+    }
+
+    /// The enhancements the row's search runs with.
+    pub fn enhancements(self) -> Enhancements {
+        let ordered = Enhancements {
+            ordering: true,
+            ..Enhancements::NONE
+        };
+        match self {
+            Algorithm::Minimax | Algorithm::AlphaBeta | Algorithm::AlphaBetaFailSoft => {
+                Enhancements::NONE
+            }
+            Algorithm::AlphaBetaOrdered => ordered,
+            Algorithm::AlphaBetaKillers => Enhancements {
+                killers: true,
+                ..ordered
+            },
+            Algorithm::AlphaBetaHistory => Enhancements {
+                killers: true,
+                history: true,
+                ..ordered
+            },
+            Algorithm::AlphaBetaTable
+            | Algorithm::Pvs
+            | Algorithm::Aspiration
+            | Algorithm::Mtdf
+            | Algorithm::BStar
+            | Algorithm::MinimalTree => Enhancements::ALL,
+            Algorithm::Etc => Enhancements {
+                etc: true,
+                ..Enhancements::ALL
+            },
+        }
+    }
+}
+
+/// How the rows are run.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Quiescence search at the horizon.
+    pub quiescence: bool,
+    /// B*: stop after this many nodes without separation.
+    pub bstar_budget: u64,
+    /// B*: the two probe searches of a new node go to this depth and one ply deeper.
+    pub bstar_probe: u32,
+}
+
+impl Settings {
+    pub fn new(depth: u32) -> Self {
+        Settings {
+            depth,
+            quiescence: false,
+            bstar_budget: bstar::DEFAULT_BUDGET,
+            bstar_probe: 1,
+        }
+    }
+}
+
+/// What a row reports beyond value, move and nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    None,
+    /// Aspiration: re-searches after the value fell outside the window.
+    ReSearches(u32),
+    /// MTD(f): null-window passes over all iterations.
+    Passes(u32),
+    BStar(bstar::Report),
+    /// Minimal tree: the Knuth–Moore leaf count for a uniform tree with the root's
+    /// branching factor, for comparison.
+    MinimalTree {
+        knuth_moore_leaves: u64,
+    },
+}
+
+/// One row of the lab's table.
+#[derive(Clone, Debug)]
+pub struct Row<M> {
+    pub algorithm: Algorithm,
+    /// The value from the side to move (for B*, the chosen move's pessimistic bound).
+    pub value: i32,
+    pub best: Option<M>,
+    /// `best` as the game names it.
+    pub best_name: Option<String>,
+    pub stats: Stats,
+    pub elapsed: Duration,
+    pub detail: Detail,
+}
+
+impl<M> Row<M> {
+    /// Effective branching factor: total nodes^(1/depth).
+    pub fn ebf(&self, depth: u32) -> f64 {
+        ebf(self.stats.total(), depth)
+    }
+}
+
+/// Effective branching factor of a search of `depth` plies that visited `nodes` nodes.
+pub fn ebf(nodes: u64, depth: u32) -> f64 {
+    if depth == 0 || nodes == 0 {
+        return 0.0;
+    }
+    (nodes as f64).powf(1.0 / depth as f64)
+}
+
+/// Runs one row on a copy of `game`, from a cleared table.
+pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<G::Move> {
+    use algorithms as a;
+    let mut s = Lab::new(game.clone(), settings.quiescence, algorithm.enhancements());
+    let depth = settings.depth;
+    let start = Instant::now();
+    let mut detail = Detail::None;
+    let mut stats = None;
+    let value = match algorithm {
+        Algorithm::Minimax => a::minimax(&mut s, depth, 0),
+        Algorithm::AlphaBeta => a::alphabeta(&mut s, depth, 0, -INF, INF),
+        Algorithm::AlphaBetaFailSoft => a::alphabeta_failsoft(&mut s, depth, 0, -INF, INF),
+        Algorithm::AlphaBetaOrdered
+        | Algorithm::AlphaBetaKillers
+        | Algorithm::AlphaBetaHistory
+        | Algorithm::AlphaBetaTable => a::alphabeta_ordered(&mut s, depth, 0, -INF, INF),
+        Algorithm::Pvs | Algorithm::Etc => a::pvs(&mut s, depth, 0, -INF, INF),
+        Algorithm::Aspiration => {
+            let (v, re) = a::aspiration(&mut s, depth);
+            detail = Detail::ReSearches(re);
+            v
+        }
+        Algorithm::Mtdf => {
+            let (v, passes) = a::mtdf_deepening(&mut s, depth);
+            detail = Detail::Passes(passes);
+            v
+        }
+        Algorithm::BStar => {
+            let (v, report) = bstar::bstar(&mut s, settings.bstar_probe, settings.bstar_budget);
+            detail = Detail::BStar(report);
+            v
+        }
+        Algorithm::MinimalTree => {
+            let n = s.game.moves().len() as u64;
+            let (v, size) = minimal::minimal_tree(&mut s, depth);
+            stats = Some(size);
+            detail = Detail::MinimalTree {
+                knuth_moore_leaves: minimal::knuth_moore_leaves(n, depth),
+            };
+            v
+        }
+    };
+    let elapsed = start.elapsed();
+    let best = s.root_best;
+    Row {
+        algorithm,
+        value,
+        best,
+        best_name: best.map(|m| game.move_name(m)),
+        stats: stats.unwrap_or(s.stats),
+        elapsed,
+        detail,
+    }
+}
