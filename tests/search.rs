@@ -735,13 +735,13 @@ fn tiny_shared_table_gives_legal_moves() {
     let boards: Vec<Board> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .take(100)
+        .take(300)
         .map(|l| {
             let fields: Vec<&str> = l.split_whitespace().take(4).collect();
             board(&format!("{} 0 1", fields.join(" ")))
         })
         .collect();
-    assert_eq!(boards.len(), 100);
+    assert_eq!(boards.len(), 300);
     for threads in [2, 4] {
         // One searcher for all positions: entries of earlier positions stay in the 64
         // buckets, so almost every probe lands on a foreign or overwritten entry.
@@ -752,9 +752,9 @@ fn tiny_shared_table_gives_legal_moves() {
         };
         for b in &boards {
             let what = format!("{threads} threads, {}", b.fen());
-            let (result, infos) = search_with(&mut searcher, b, &Limits::depth(6), &options);
+            let (result, infos) = search_with(&mut searcher, b, &Limits::depth(5), &options);
             let best = assert_legal(b, result.best, &what);
-            assert_eq!(result.depth, 6, "{what}");
+            assert_eq!(result.depth, 5, "{what}");
             assert!(result.score.abs() <= MATE, "{what}: score {}", result.score);
             if let Some(ponder) = result.ponder {
                 assert_pv_legal(b, &[best, ponder], &what);

@@ -23,6 +23,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a fail-soft search proves with `best` against its window: a fail high
+    /// is a lower bound, a score that raised α inside the window exact, else an upper bound.
+    pub fn of_result(best: i32, beta: i32, raised_alpha: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {

@@ -321,10 +321,7 @@ pub(super) fn alphabeta<const PV: bool>(
                 best_move = Some(m);
                 alpha = score;
                 if PV {
-                    let (head, tail) = td.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    td.update_pv(ply, m);
                 }
                 if alpha >= beta {
                     if quiet {
@@ -350,13 +347,7 @@ pub(super) fn alphabeta<const PV: bool>(
     }
 
     // Step 16. Store the result.
-    let bound = if best_score >= beta {
-        Bound::Lower
-    } else if best_move.is_some() {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
+    let bound = Bound::of_result(best_score, beta, best_move.is_some());
     shared.tt.store(
         key,
         ply,

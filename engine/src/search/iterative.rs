@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::alphabeta::search_child;
-use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
+use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
 use super::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
 use super::{Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, ThreadData};
 use crate::eval::evaluate;
@@ -240,12 +240,12 @@ fn root_search(
         let moves_searched = i - td.pv_index;
         td.stack[0].current_move = Some(mv);
         td.board.make(mv);
-        let reduction = if moves_searched >= 3 && depth >= 3 && is_quiet(mv) && !td.board.in_check()
-        {
-            1
-        } else {
-            0
-        };
+        let reduction = i32::from(
+            moves_searched >= ROOT_LMR_MOVES
+                && depth >= ROOT_LMR_DEPTH
+                && is_quiet(mv)
+                && !td.board.in_check(),
+        );
         let score = search_child(
             td,
             shared,

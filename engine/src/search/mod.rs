@@ -224,6 +224,15 @@ impl ThreadData {
         }
     }
 
+    /// A new best move at `ply`: its line is the move followed by the child's line.
+    #[inline]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     fn flush_nodes(&mut self, shared: &SharedState) {
         shared
             .nodes

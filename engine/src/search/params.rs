@@ -47,6 +47,11 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History score that changes the reduction by one ply.
 pub const LMR_HISTORY_DIVISOR: i32 = 6000;
 
+/// At the root, quiet moves after the first ROOT_LMR_MOVES are searched one ply shallower
+/// (then re-searched if they beat α), from ROOT_LMR_DEPTH on.
+pub const ROOT_LMR_MOVES: usize = 3;
+pub const ROOT_LMR_DEPTH: i32 = 3;
+
 /// Quiescence delta pruning: a capture that cannot lift the score within this of α is skipped.
 pub const DELTA_MARGIN: i32 = 200;
 

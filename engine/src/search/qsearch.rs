@@ -94,10 +94,7 @@ pub(super) fn qsearch<const PV: bool>(
                 alpha = score;
                 best_move = Some(m);
                 if PV {
-                    let (head, tail) = td.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    td.update_pv(ply, m);
                 }
                 if alpha >= beta {
                     break;
@@ -106,13 +103,7 @@ pub(super) fn qsearch<const PV: bool>(
         }
     }
 
-    let bound = if best_score >= beta {
-        Bound::Lower
-    } else if PV && best_move.is_some() {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
+    let bound = Bound::of_result(best_score, beta, best_move.is_some());
     shared.tt.store(
         key,
         ply,
