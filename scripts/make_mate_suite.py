@@ -38,7 +38,7 @@ def main():
             for fen, n, number in records:
                 f.write(f'{fen} bm #{n}; id "matetrack line {number}";\n')
         subprocess.run(
-            [engine, "epd", epd, "--nodes", str(NODES), "--jobs", "2", "--json", out],
+            [engine, "epd", epd, "--nodes", str(NODES), "--jobs", "1", "--json", out],
             check=True,
             stdout=subprocess.DEVNULL,
         )

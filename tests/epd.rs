@@ -21,7 +21,12 @@ fn load(path: &str) -> String {
 fn ecm_loads_completely() {
     let suite = parse_suite(&load("tactical/ECM.epd"), false);
     assert_eq!((suite.records.len(), suite.errors.len()), (879, 0));
-    assert!(suite.records.iter().all(|r| matches!(r.goal, Goal::Best(_))));
+    assert!(
+        suite
+            .records
+            .iter()
+            .all(|r| matches!(r.goal, Goal::Best(_)))
+    );
 }
 
 #[test]
@@ -33,7 +38,12 @@ fn matetrack_first_500_lines_load() {
         .collect();
     let suite = parse_suite(&text, false);
     assert_eq!((suite.records.len(), suite.errors.len()), (500, 0));
-    assert!(suite.records.iter().all(|r| matches!(r.goal, Goal::Mate(n) if n != 0)));
+    assert!(
+        suite
+            .records
+            .iter()
+            .all(|r| matches!(r.goal, Goal::Mate(n) if n != 0))
+    );
 }
 
 #[test]
@@ -69,14 +79,24 @@ fn every_tactical_suite_loads() {
             path.display()
         );
         let expected_errors = usize::from(path.ends_with("Zugzwang-Allgeuer.epd"));
-        assert_eq!(suite.errors.len(), expected_errors, "{}: {:?}", path.display(), suite.errors);
+        assert_eq!(
+            suite.errors.len(),
+            expected_errors,
+            "{}: {:?}",
+            path.display(),
+            suite.errors
+        );
     }
 }
 
 #[test]
 fn lct2_impossible_castling_right_is_repaired() {
     let suite = parse_suite(&load("tactical/lct2.epd"), false);
-    let repaired: Vec<_> = suite.records.iter().filter(|r| !r.notes.is_empty()).collect();
+    let repaired: Vec<_> = suite
+        .records
+        .iter()
+        .filter(|r| !r.notes.is_empty())
+        .collect();
     assert_eq!(repaired.len(), 1);
     assert_eq!(repaired[0].id.as_deref(), Some("LCTII.CMB.06"));
 }
@@ -120,4 +140,38 @@ fn unreadable_file_fails_the_run() {
         .output()
         .unwrap();
     assert!(!out.status.success());
+}
+
+/// `epd/mate.epd` (made by `scripts/make_mate_suite.py`): each short mate is found again
+/// at the depth recorded in its `acd`.
+#[test]
+fn own_mate_suite_is_proved_again() {
+    use cutoff_engine::limits::Limits;
+    use cutoff_engine::search::score::mate_moves;
+    use cutoff_engine::search::{SearchOptions, Searcher};
+
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("epd/mate.epd");
+    let suite = parse_suite(&std::fs::read_to_string(path).unwrap(), false);
+    assert_eq!((suite.records.len(), suite.errors.len()), (41, 0));
+    let mut searcher = Searcher::new(16).unwrap();
+    let mut checked = 0;
+    for record in &suite.records {
+        let Goal::Mate(n) = record.goal else {
+            panic!("line {}: not a mate record", record.line)
+        };
+        if !(1..=2).contains(&n) {
+            continue;
+        }
+        let depth = record.acd.expect("acd") as i32;
+        searcher.clear();
+        let result = searcher.search(
+            &record.board,
+            &Limits::depth(depth),
+            &SearchOptions::default(),
+            &mut |_| {},
+        );
+        assert_eq!(mate_moves(result.score), n, "line {}", record.line);
+        checked += 1;
+    }
+    assert_eq!(checked, 15);
 }
