@@ -21,7 +21,12 @@ fn boards() -> Vec<Board> {
 fn eval_bench(c: &mut Criterion) {
     let boards = boards();
     c.bench_function("eval/bench-positions", |b| {
-        b.iter(|| boards.iter().map(|bd| evaluate(black_box(bd.pos()))).sum::<i32>())
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|bd| evaluate(black_box(bd.pos())))
+                .sum::<i32>()
+        })
     });
 }
 
@@ -60,7 +65,11 @@ fn tt_bench(c: &mut Criterion) {
         })
     });
     c.bench_function("tt/probe-4096", |b| {
-        b.iter(|| keys.iter().filter(|&&k| tt.probe(black_box(k), 0).is_some()).count())
+        b.iter(|| {
+            keys.iter()
+                .filter(|&&k| tt.probe(black_box(k), 0).is_some())
+                .count()
+        })
     });
 }
 
@@ -73,7 +82,12 @@ fn search_bench(c: &mut Criterion) {
             let mut searcher = Searcher::new(16).unwrap();
             for board in &boards {
                 searcher.clear();
-                searcher.search(board, &Limits::depth(8), &SearchOptions::default(), &mut |_| {});
+                searcher.search(
+                    board,
+                    &Limits::depth(8),
+                    &SearchOptions::default(),
+                    &mut |_| {},
+                );
             }
         })
     });

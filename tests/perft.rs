@@ -162,7 +162,11 @@ fn own_suite_matches() {
         let fen = fields.next().unwrap().trim();
         let mut board = Board::from_fen(fen, chess960).expect(fen);
         for field in fields {
-            if let Some((d, n)) = field.trim().strip_prefix('D').and_then(|f| f.split_once(' ')) {
+            if let Some((d, n)) = field
+                .trim()
+                .strip_prefix('D')
+                .and_then(|f| f.split_once(' '))
+            {
                 let (d, n): (u32, u64) = (d.parse().unwrap(), n.trim().parse().unwrap());
                 assert_eq!(perft(&mut board, d), n, "{fen} D{d}");
                 checked += 1;
