@@ -13,6 +13,8 @@ use cutoff_engine::lab::{
 
 mod common;
 
+use common::Rng;
+
 /// Chess positions with the depths (no quiescence, quiescence) at which minimax stays fast.
 const CHESS: &[(&str, &str, u32, u32)] = &[
     (
@@ -177,23 +179,8 @@ fn exact_algorithms_agree_with_minimax_on_tictactoe() {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the property tests.
-struct Rng(u64);
-
+/// Random windows for the property tests.
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [lo, hi].
-    fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i32
-    }
-
     /// A window (alpha, beta), alpha < beta, scattered around `m`: below, around or
     /// above it, narrow or wide, sometimes a null window, sometimes open on one side.
     fn window(&mut self, m: i32, spread: i32) -> (i32, i32) {

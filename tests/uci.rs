@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use common::{Engine, LONG, timing_lock};
+use common::{Engine, LONG, Rng, timing_lock};
 use cutoff_engine::board::{Board, STARTPOS};
 
 /// The bound for "at once" replies (`readyok`, `bestmove` after `stop`, exit after `quit`):
@@ -1224,22 +1224,8 @@ fn unknown_commands_give_one_error() {
     e.quit();
 }
 
-/// A small fixed-seed generator (SplitMix64): the fuzz input is the same on every run.
-struct Rng(u64);
-
+/// Fuzz tokens come from the fixed-seed generator, so the input is the same on every run.
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[self.below(items.len())]
     }
