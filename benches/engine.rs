@@ -94,5 +94,30 @@ fn search_bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, eval_bench, see_bench, tt_bench, search_bench);
+/// The fixed cost of a search with helper threads (spawning them per search, and waiting
+/// for them to notice the end): a depth-1 search with one thread against two.
+fn thread_overhead_bench(c: &mut Criterion) {
+    let board = Board::default();
+    let mut group = c.benchmark_group("threads");
+    for threads in [1, 2] {
+        let mut searcher = Searcher::new(16).unwrap();
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        group.bench_function(format!("depth-1-startpos/{threads}"), |b| {
+            b.iter(|| searcher.search(&board, &Limits::depth(1), &options, &mut |_| {}))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    eval_bench,
+    see_bench,
+    tt_bench,
+    search_bench,
+    thread_overhead_bench
+);
 criterion_main!(benches);
