@@ -930,15 +930,29 @@ fn show_wdl_adds_win_draw_loss() {
     e.quit();
 }
 
+/// With helper threads every limit behaves as with one: `stop` answers at once, `go depth`
+/// reports the main thread's depth (never a helper's, which may be a ply deeper), `go nodes`
+/// counts all threads, `go movetime`, `ponderhit` and `quit` are kept.
 #[test]
-fn multi_thread_search_and_stop() {
+fn multi_thread_searches_behave_as_with_one_thread() {
     let _lock = timing_lock();
     let b = board(MIDDLEGAME, false, &[]);
     for threads in [2, 4] {
         let mut e = Engine::spawn();
         e.send(&format!("setoption name Threads value {threads}"));
+        e.send("setoption name Ponder value true");
         e.send(&format!("position fen {MIDDLEGAME}"));
-        search(&mut e, &b, "go depth 8");
+
+        let s = search(&mut e, &b, "go depth 7");
+        let deepest = s.infos.iter().map(|i| i.depth).max();
+        assert_eq!(deepest, Some(7), "{threads} threads, go depth 7: {s:?}");
+
+        let s = search(&mut e, &b, "go nodes 30000");
+        assert!(
+            s.infos.iter().all(|i| i.nodes <= 30_000),
+            "{threads} threads report more nodes than the limit: {s:?}"
+        );
+
         for _ in 0..3 {
             e.send("go infinite");
             std::thread::sleep(Duration::from_millis(200));
@@ -953,7 +967,46 @@ fn multi_thread_search_and_stop() {
             );
             e.expect_silent("after stop");
         }
-        e.quit();
+
+        e.send("go movetime 300");
+        let sent = e.last_sent();
+        let (lines, at) = e.lines_until_timed("bestmove", LONG);
+        check_search(&b, &lines);
+        let ms = elapsed_ms(sent, at);
+        assert!(
+            (250..=1000).contains(&ms),
+            "go movetime 300 with {threads} threads took {ms} ms"
+        );
+
+        e.send("go ponder wtime 1000 btime 1000");
+        let mut lines = e.lines_for(Duration::from_millis(300));
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "bestmove while pondering with {threads} threads: {lines:?}"
+        );
+        e.send("ponderhit");
+        let sent = e.last_sent();
+        let (mut more, at) = e.lines_until_timed("bestmove", LONG);
+        let ms = elapsed_ms(sent, at);
+        assert!(ms <= 2000, "bestmove {ms} ms after ponderhit");
+        lines.append(&mut more);
+        check_search(&b, &lines);
+        e.expect_silent("after the ponder search");
+
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("quit");
+        let sent = e.last_sent();
+        let status = e.wait_exit(LONG);
+        let ms = sent.elapsed().as_millis();
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "exit status {status:?}"
+        );
+        assert!(
+            ms <= PROMPT.as_millis(),
+            "quit mid-search with {threads} threads took {ms} ms"
+        );
     }
 }
 
