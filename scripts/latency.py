@@ -43,10 +43,12 @@ class Engine:
         self.lines.put((time.perf_counter(), None))
 
     def send(self, line):
-        """Sends a line; returns the time it was sent."""
+        """Sends a line; returns the time just before it was written (taken after the
+        write, a busy machine could run the reply's reader thread first)."""
+        sent = time.perf_counter()
         self.proc.stdin.write((line + "\n").encode())
         self.proc.stdin.flush()
-        return time.perf_counter()
+        return sent
 
     def until(self, prefix, timeout=TIMEOUT):
         """Waits for a line starting with prefix; returns (arrival time, line)."""
