@@ -226,6 +226,48 @@ fn elapsed_ms(from: Instant, to: Instant) -> u128 {
     to.saturating_duration_since(from).as_millis()
 }
 
+/// `go ponder` on a 1 s clock from `board`: no `bestmove` for `wait`, `isready` answered at
+/// once while pondering, then one `bestmove` within 2 s of `ponderhit`.
+fn ponder_then_ponderhit(e: &mut Engine, board: &Board, wait: Duration) -> Search {
+    e.send("go ponder wtime 1000 btime 1000");
+    let mut lines = e.lines_for(wait);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering: {lines:?}"
+    );
+    e.send("isready");
+    let sent = e.last_sent();
+    let (mut more, at) = e.lines_until_timed("readyok", LONG);
+    assert!(elapsed_ms(sent, at) <= PROMPT.as_millis());
+    more.pop();
+    lines.append(&mut more);
+    e.send("ponderhit");
+    let sent = e.last_sent();
+    let (mut more, at) = e.lines_until_timed("bestmove", LONG);
+    let ms = elapsed_ms(sent, at);
+    assert!(ms <= 2000, "bestmove {ms} ms after ponderhit");
+    lines.append(&mut more);
+    let s = check_search(board, &lines);
+    e.expect_silent("after the ponder search");
+    s
+}
+
+/// `quit` after an infinite search has run for `searched`: the engine exits successfully
+/// at once.
+fn quit_mid_search(mut e: Engine, searched: Duration) {
+    e.send("go infinite");
+    std::thread::sleep(searched);
+    e.send("quit");
+    let sent = e.last_sent();
+    let status = e.wait_exit(LONG);
+    let ms = sent.elapsed().as_millis();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "exit status {status:?}"
+    );
+    assert!(ms <= PROMPT.as_millis(), "quit mid-search took {ms} ms");
+}
+
 // ---------------------------------------------------------------------------------------
 // Handshake and simple commands
 
@@ -978,35 +1020,8 @@ fn multi_thread_searches_behave_as_with_one_thread() {
             "go movetime 300 with {threads} threads took {ms} ms"
         );
 
-        e.send("go ponder wtime 1000 btime 1000");
-        let mut lines = e.lines_for(Duration::from_millis(300));
-        assert!(
-            lines.iter().all(|l| !l.starts_with("bestmove")),
-            "bestmove while pondering with {threads} threads: {lines:?}"
-        );
-        e.send("ponderhit");
-        let sent = e.last_sent();
-        let (mut more, at) = e.lines_until_timed("bestmove", LONG);
-        let ms = elapsed_ms(sent, at);
-        assert!(ms <= 2000, "bestmove {ms} ms after ponderhit");
-        lines.append(&mut more);
-        check_search(&b, &lines);
-        e.expect_silent("after the ponder search");
-
-        e.send("go infinite");
-        std::thread::sleep(Duration::from_millis(200));
-        e.send("quit");
-        let sent = e.last_sent();
-        let status = e.wait_exit(LONG);
-        let ms = sent.elapsed().as_millis();
-        assert!(
-            status.is_some_and(|s| s.success()),
-            "exit status {status:?}"
-        );
-        assert!(
-            ms <= PROMPT.as_millis(),
-            "quit mid-search with {threads} threads took {ms} ms"
-        );
+        ponder_then_ponderhit(&mut e, &b, Duration::from_millis(300));
+        quit_mid_search(e, Duration::from_millis(200));
     }
 }
 
@@ -1054,17 +1069,7 @@ fn infinite_search_stop_isready_and_quit_answer_at_once() {
     e.expect_line("bestmove", PROMPT);
 
     // `quit` in the middle of a search.
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    e.send("quit");
-    let sent = e.last_sent();
-    let status = e.wait_exit(LONG);
-    let ms = sent.elapsed().as_millis();
-    assert!(
-        status.is_some_and(|s| s.success()),
-        "exit status {status:?}"
-    );
-    assert!(ms <= PROMPT.as_millis(), "quit mid-search took {ms} ms");
+    quit_mid_search(e, Duration::from_millis(300));
 }
 
 #[test]
@@ -1139,26 +1144,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     e.send("setoption name Ponder value true");
     e.send("position startpos moves e2e4");
     let b = board(STARTPOS, false, &["e2e4"]);
-    e.send("go ponder wtime 1000 btime 1000");
-    let mut lines = e.lines_for(Duration::from_millis(500));
-    assert!(
-        lines.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove while pondering: {lines:?}"
-    );
-    e.send("isready");
-    let sent = e.last_sent();
-    let (mut more, at) = e.lines_until_timed("readyok", LONG);
-    assert!(elapsed_ms(sent, at) <= PROMPT.as_millis());
-    more.pop();
-    lines.append(&mut more);
-    e.send("ponderhit");
-    let sent = e.last_sent();
-    let (mut more, at) = e.lines_until_timed("bestmove", LONG);
-    let ms = elapsed_ms(sent, at);
-    assert!(ms <= 2000, "bestmove {ms} ms after ponderhit");
-    lines.append(&mut more);
-    check_search(&b, &lines);
-    e.expect_silent("after the ponder search");
+    ponder_then_ponderhit(&mut e, &b, Duration::from_millis(500));
 
     // `go ponder` then `stop`: a bestmove at once.
     e.send("go ponder");
@@ -1178,16 +1164,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     // A search that ends early (a quick mate) still waits for ponderhit.
     e.send(&format!("position fen {MATE_IN_TWO}"));
     let b = board(MATE_IN_TWO, false, &[]);
-    e.send("go ponder wtime 1000 btime 1000");
-    let mut lines = e.lines_for(Duration::from_millis(400));
-    assert!(
-        lines.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove while pondering: {lines:?}"
-    );
-    e.send("ponderhit");
-    let mut more = e.lines_until("bestmove", Duration::from_secs(2));
-    lines.append(&mut more);
-    let s = check_search(&b, &lines);
+    let s = ponder_then_ponderhit(&mut e, &b, Duration::from_millis(400));
     assert_eq!(s.infos.last().unwrap().score, Score::Mate(2));
     e.quit();
 }
