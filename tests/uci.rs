@@ -226,15 +226,34 @@ fn elapsed_ms(from: Instant, to: Instant) -> u128 {
     to.saturating_duration_since(from).as_millis()
 }
 
+/// The lines sent during `wait` by a search that must run until `stop`: none is a
+/// `bestmove`.
+fn lines_before_stop(e: &mut Engine, wait: Duration) -> Vec<String> {
+    let lines = e.lines_for(wait);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop: {lines:?}"
+    );
+    lines
+}
+
+/// Sends `stop`: the search's remaining lines, ending with its `bestmove`, which must come
+/// at once and be the last thing sent.
+fn stop_at_once(e: &mut Engine) -> Vec<String> {
+    e.send("stop");
+    let sent = e.last_sent();
+    let (lines, at) = e.lines_until_timed("bestmove", LONG);
+    let ms = elapsed_ms(sent, at);
+    assert!(ms <= PROMPT.as_millis(), "bestmove {ms} ms after stop");
+    e.expect_silent("after stop");
+    lines
+}
+
 /// `go ponder` on a 1 s clock from `board`: no `bestmove` for `wait`, `isready` answered at
 /// once while pondering, then one `bestmove` within 2 s of `ponderhit`.
 fn ponder_then_ponderhit(e: &mut Engine, board: &Board, wait: Duration) -> Search {
     e.send("go ponder wtime 1000 btime 1000");
-    let mut lines = e.lines_for(wait);
-    assert!(
-        lines.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove while pondering: {lines:?}"
-    );
+    let mut lines = lines_before_stop(e, wait);
     e.send("isready");
     let sent = e.last_sent();
     let (mut more, at) = e.lines_until_timed("readyok", LONG);
@@ -812,16 +831,9 @@ fn checkmated_root_in_infinite_mode_waits_for_stop() {
     let mut e = Engine::spawn();
     e.send(&format!("position fen {FOOLS_MATE}"));
     e.send("go infinite");
-    let early = e.lines_for(Duration::from_millis(300));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove before stop in infinite mode: {early:?}"
-    );
-    e.send("stop");
-    let sent = e.last_sent();
-    let (lines, at) = e.lines_until_timed("bestmove", LONG);
+    lines_before_stop(&mut e, Duration::from_millis(300));
+    let lines = stop_at_once(&mut e);
     assert_eq!(lines.last().unwrap(), "bestmove 0000");
-    assert!(elapsed_ms(sent, at) <= PROMPT.as_millis());
     e.quit();
 }
 
@@ -997,17 +1009,9 @@ fn multi_thread_searches_behave_as_with_one_thread() {
 
         for _ in 0..3 {
             e.send("go infinite");
-            std::thread::sleep(Duration::from_millis(200));
-            e.send("stop");
-            let sent = e.last_sent();
-            let (lines, at) = e.lines_until_timed("bestmove", LONG);
+            let mut lines = lines_before_stop(&mut e, Duration::from_millis(200));
+            lines.append(&mut stop_at_once(&mut e));
             check_search(&b, &lines);
-            let ms = elapsed_ms(sent, at);
-            assert!(
-                ms <= PROMPT.as_millis(),
-                "stop with {threads} threads took {ms} ms"
-            );
-            e.expect_silent("after stop");
         }
 
         e.send("go movetime 300");
@@ -1035,38 +1039,22 @@ fn infinite_search_stop_isready_and_quit_answer_at_once() {
     e.send(&format!("position fen {MIDDLEGAME}"));
     let b = board(MIDDLEGAME, false, &[]);
     e.send("go infinite");
-    let early = e.lines_for(Duration::from_millis(500));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove during go infinite: {early:?}"
-    );
+    let mut all = lines_before_stop(&mut e, Duration::from_millis(500));
     e.send("isready");
     let sent = e.last_sent();
     let (lines, at) = e.lines_until_timed("readyok", LONG);
     let ms = elapsed_ms(sent, at);
     assert!(ms <= PROMPT.as_millis(), "readyok mid-search took {ms} ms");
     assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
-    e.send("stop");
-    let sent = e.last_sent();
-    let (mut lines, at) = e.lines_until_timed("bestmove", LONG);
-    let ms = elapsed_ms(sent, at);
-    assert!(ms <= PROMPT.as_millis(), "bestmove after stop took {ms} ms");
-    let mut all = early;
-    all.append(&mut lines);
+    all.append(&mut stop_at_once(&mut e));
     check_search(&b, &all);
-    e.expect_silent("after stop");
     e.send("stop");
     e.expect_silent("stop while idle");
 
     // `go` with no limits at all searches until `stop` too.
     e.send("go");
-    let early = e.lines_for(Duration::from_millis(300));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    e.send("stop");
-    e.expect_line("bestmove", PROMPT);
+    lines_before_stop(&mut e, Duration::from_millis(300));
+    stop_at_once(&mut e);
 
     // `quit` in the middle of a search.
     quit_mid_search(e, Duration::from_millis(300));
@@ -1148,18 +1136,9 @@ fn ponder_waits_for_ponderhit_or_stop() {
 
     // `go ponder` then `stop`: a bestmove at once.
     e.send("go ponder");
-    let early = e.lines_for(Duration::from_millis(300));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    e.send("stop");
-    let sent = e.last_sent();
-    let (lines, at) = e.lines_until_timed("bestmove", LONG);
-    let ms = elapsed_ms(sent, at);
-    assert!(ms <= PROMPT.as_millis(), "bestmove {ms} ms after stop");
+    lines_before_stop(&mut e, Duration::from_millis(300));
+    let lines = stop_at_once(&mut e);
     assert!(lines.last().unwrap().starts_with("bestmove "));
-    e.expect_silent("after stop");
 
     // A search that ends early (a quick mate) still waits for ponderhit.
     e.send(&format!("position fen {MATE_IN_TWO}"));
