@@ -6,8 +6,8 @@ ratio of time to solution (A's time over B's, so above 1 means B is faster) over
 positions both solved: over all of them, and over those that took A at least --slow ms,
 where the ratio is not drowned by answers found in the first milliseconds.
 
-    cutoff epd ECM.epd --movetime 2000 --threads 1 --json > one.json
-    cutoff epd ECM.epd --movetime 2000 --threads 2 --json > two.json
+    cutoff epd ECM.epd --movetime 2000 --threads 1 --json one.json
+    cutoff epd ECM.epd --movetime 2000 --threads 2 --json two.json
     python3 scripts/compare_epd.py one.json two.json
 """
 
@@ -51,20 +51,15 @@ def main():
         ids = ", ".join(a[k]["id"] or f"line {k[1]}" for k in sorted(only))
         print(f"only {name}: {len(only)}{': ' + ids if ids else ''}")
 
-    ratios = [time_to_solution(a[k]) / time_to_solution(b[k]) for k in both]
-    if ratios:
-        print(f"median time ratio A/B, all {len(ratios)} solved by both: {statistics.median(ratios):.2f}")
-    slow = [
-        time_to_solution(a[k]) / time_to_solution(b[k])
-        for k in both
-        if a[k]["solved_at"]["time_ms"] >= args.slow
-    ]
+    ratio = {k: time_to_solution(a[k]) / time_to_solution(b[k]) for k in both}
+    if ratio:
+        print(f"median time ratio A/B, all {len(ratio)} solved by both: {statistics.median(ratio.values()):.2f}")
+    slow = [r for k, r in ratio.items() if a[k]["solved_at"]["time_ms"] >= args.slow]
     if slow:
         print(
             f"median time ratio A/B, {len(slow)} that took A at least {args.slow} ms: "
             f"{statistics.median(slow):.2f}"
         )
-
 
 if __name__ == "__main__":
     main()

@@ -43,8 +43,8 @@ class Engine:
         self.lines.put((time.perf_counter(), None))
 
     def send(self, line):
-        """Sends a line; returns the time just before it was written (taken after the
-        write, a busy machine could run the reply's reader thread first)."""
+        """Sends a line; returns the time just before the write. A time taken after it
+        could come later than the reply's arrival, if the reader thread runs first."""
         sent = time.perf_counter()
         self.proc.stdin.write((line + "\n").encode())
         self.proc.stdin.flush()

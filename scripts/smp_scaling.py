@@ -3,8 +3,8 @@
 
 Runs `cutoff bench DEPTH 1` and `cutoff bench DEPTH N` alternately, REPS times each, and
 prints the median nps of each and their ratio. Alternating spreads the noise of a shared
-machine over both sides. With --ceiling it also runs two one-thread benches as separate
-processes at the same time: their summed nps is the most two threads could reach on this
+machine over both sides. With --ceiling it also runs N one-thread benches as separate
+processes at the same time: their summed nps is the most N threads could reach on this
 machine (shared caches, memory bandwidth and clock boost all limit it, not the engine).
 
     python3 scripts/smp_scaling.py target/release/cutoff --depth 13 --threads 2 --reps 5
