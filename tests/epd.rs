@@ -1,26 +1,37 @@
-//! EPD loading over the shared suites (exact counts) and an end-to-end run of the
-//! `cutoff epd` command with a fixed node budget.
+//! EPD loading with exact counts and an end-to-end run of the `cutoff epd` command with a
+//! fixed node budget.
+//!
+//! The tests read the copies in `epd/public/` (subsets of public suites with their awkward
+//! lines, sources in `epd/README.md`). The `#[ignore]`d tests check the full suites in
+//! `../shared/epd`, which exists only beside our own checkouts: `.ci/run` runs them there.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cutoff_engine::epd::{Goal, parse_suite};
 
+/// A file of the repository's `epd/public/`.
+fn public(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("epd/public")
+        .join(name)
+}
+
+/// A file of the full public suites beside the checkout (ignored tests only).
 fn shared(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/epd")
         .join(path)
 }
 
-fn load(path: &str) -> String {
-    let bytes = std::fs::read(shared(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+fn load(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-#[test]
-fn ecm_loads_completely() {
-    let suite = parse_suite(&load("tactical/ECM.epd"), false);
-    assert_eq!((suite.records.len(), suite.errors.len()), (879, 0));
+fn assert_ecm_loads(path: &Path, records: usize) {
+    let suite = parse_suite(&load(path), false);
+    assert_eq!((suite.records.len(), suite.errors.len()), (records, 0));
     assert!(
         suite
             .records
@@ -30,14 +41,19 @@ fn ecm_loads_completely() {
 }
 
 #[test]
-fn matetrack_first_500_lines_load() {
-    let text: String = load("mate/matetrack.epd")
-        .lines()
-        .take(500)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let suite = parse_suite(&text, false);
-    assert_eq!((suite.records.len(), suite.errors.len()), (500, 0));
+fn ecm_first_300_load() {
+    assert_ecm_loads(&public("tactical/ECM-300.epd"), 300);
+}
+
+#[test]
+#[ignore = "needs ../shared: run with --include-ignored"]
+fn full_ecm_loads() {
+    assert_ecm_loads(&shared("tactical/ECM.epd"), 879);
+}
+
+fn assert_matetrack_loads(path: &Path, records: usize) {
+    let suite = parse_suite(&load(path), false);
+    assert_eq!((suite.records.len(), suite.errors.len()), (records, 0));
     assert!(
         suite
             .records
@@ -47,24 +63,36 @@ fn matetrack_first_500_lines_load() {
 }
 
 #[test]
+fn matetrack_first_500_load() {
+    assert_matetrack_loads(&public("mate/matetrack-500.epd"), 500);
+}
+
+#[test]
+#[ignore = "needs ../shared: run with --include-ignored"]
+fn full_matetrack_loads() {
+    assert_matetrack_loads(&shared("mate/matetrack.epd"), 6554);
+}
+
+#[test]
 fn zugts_loads_despite_trailing_text() {
-    let suite = parse_suite(&load("tactical/zugts.epd"), false);
+    let suite = parse_suite(&load(&public("tactical/zugts.epd")), false);
     assert_eq!((suite.records.len(), suite.errors.len()), (30, 0));
     assert!(suite.records.iter().all(|r| r.id.is_some()));
 }
 
 #[test]
 fn zugzwang_allgeuer_reports_its_split_line() {
-    let suite = parse_suite(&load("tactical/Zugzwang-Allgeuer.epd"), false);
+    let suite = parse_suite(&load(&public("tactical/Zugzwang-Allgeuer.epd")), false);
     assert_eq!(suite.records.len(), 37);
     assert_eq!(suite.errors.len(), 1);
     assert_eq!(suite.errors[0].line, 7);
 }
 
-#[test]
-fn every_tactical_suite_loads() {
-    let dir = shared("tactical");
-    for entry in std::fs::read_dir(&dir).unwrap() {
+/// Every line of every file in `dir` is either a record or a reported error, and only
+/// Zugzwang-Allgeuer's split line is an error.
+fn assert_every_suite_loads(dir: &Path) {
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let suite = parse_suite(&text, false);
@@ -86,12 +114,25 @@ fn every_tactical_suite_loads() {
             path.display(),
             suite.errors
         );
+        files += 1;
     }
+    assert!(files > 0, "no suite in {}", dir.display());
+}
+
+#[test]
+fn every_public_copy_loads() {
+    assert_every_suite_loads(&public("tactical"));
+}
+
+#[test]
+#[ignore = "needs ../shared: run with --include-ignored"]
+fn every_shared_tactical_suite_loads() {
+    assert_every_suite_loads(&shared("tactical"));
 }
 
 #[test]
 fn lct2_impossible_castling_right_is_repaired() {
-    let suite = parse_suite(&load("tactical/lct2.epd"), false);
+    let suite = parse_suite(&load(&public("tactical/lct2.epd")), false);
     let repaired: Vec<_> = suite
         .records
         .iter()
@@ -109,7 +150,7 @@ fn end_to_end_run_with_fixed_nodes() {
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["epd", "--nodes", "200000", "--jobs", "2", "--json"])
         .arg(&json)
-        .arg(shared("tactical/bk.epd"))
+        .arg(public("tactical/bk.epd"))
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -147,7 +188,7 @@ fn unreadable_file_fails_the_run() {
 #[test]
 fn own_mate_suite_is_proved_again() {
     use cutoff_engine::limits::Limits;
-    use cutoff_engine::search::score::mate_moves;
+    use cutoff_engine::score::mate_moves;
     use cutoff_engine::search::{SearchOptions, Searcher};
 
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("epd/mate.epd");

@@ -1,17 +1,32 @@
-//! Exact perft counts from the shared suites, walked through Cutoff's own `Board`, and the
+//! Exact perft counts from public suites, walked through Cutoff's own `Board`, and the
 //! incremental Zobrist key checked against a from-scratch hash at every node.
+//!
+//! The tests read `epd/public/perft/` (copies, sources in `epd/README.md`); the
+//! `#[ignore]`d ones also read the full suites in `../shared/epd/perft`, which `.ci/run`
+//! runs where that folder exists.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use cutoff_engine::board::Board;
 use cutoff_engine::perft::{divide, perft};
 use rayon::prelude::*;
 
-fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// A suite copied into the repository.
+fn public(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("epd/public/perft")
+        .join(name)
+}
+
+/// A full suite beside the checkout (ignored tests only).
+fn shared(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/epd/perft")
-        .join(name);
-    let text = std::fs::read_to_string(&path)
+        .join(name)
+}
+
+fn suite(path: &Path) -> Vec<(String, Vec<(u32, u64)>)> {
+    let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -30,8 +45,8 @@ fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
         .collect()
 }
 
-fn check_suite(name: &str, max_depth: u32, chess960: bool) {
-    let entries = suite(name);
+fn check_suite(path: &Path, max_depth: u32, chess960: bool) {
+    let entries = suite(path);
     assert!(!entries.is_empty());
     let failures: Vec<String> = entries
         .par_iter()
@@ -57,29 +72,35 @@ fn check_suite(name: &str, max_depth: u32, chess960: bool) {
 
 #[test]
 fn standard_suite_depth_4() {
-    check_suite("standard.epd", 4, false);
+    check_suite(&public("standard.epd"), 4, false);
 }
 
 #[test]
 fn whittington_suite_depth_4() {
-    check_suite("perft-whittington.epd", 4, false);
+    check_suite(&public("perft-whittington.epd"), 4, false);
 }
 
 #[test]
-fn fischer_suite_depth_3() {
-    check_suite("fischer.epd", 3, true);
+fn fischer_first_120_depth_4() {
+    check_suite(&public("fischer-120.epd"), 4, true);
 }
 
 #[test]
-#[ignore = "slow: run with --ignored"]
+#[ignore = "slow: run with --include-ignored"]
 fn standard_suite_depth_5() {
-    check_suite("standard.epd", 5, false);
+    check_suite(&public("standard.epd"), 5, false);
 }
 
 #[test]
-#[ignore = "slow: run with --ignored"]
-fn fischer_suite_depth_4() {
-    check_suite("fischer.epd", 4, true);
+#[ignore = "needs ../shared: run with --include-ignored"]
+fn full_fischer_suite_depth_4() {
+    check_suite(&shared("fischer.epd"), 4, true);
+}
+
+#[test]
+#[ignore = "needs ../shared: run with --include-ignored"]
+fn full_marcel_suite_depth_3() {
+    check_suite(&shared("perft-marcel.epd"), 3, false);
 }
 
 fn check_keys(board: &mut Board, depth: u32) -> u64 {
@@ -106,9 +127,9 @@ fn incremental_key_matches_full_hash_at_every_node() {
     for (name, depth, chess960) in [
         ("standard.epd", 3, false),
         ("perft-whittington.epd", 3, false),
-        ("fischer.epd", 2, true),
+        ("fischer-120.epd", 3, true),
     ] {
-        suite(name).par_iter().for_each(|(fen, _)| {
+        suite(&public(name)).par_iter().for_each(|(fen, _)| {
             let mut board = Board::from_fen(fen, chess960).unwrap();
             check_keys(&mut board, depth);
         });
@@ -117,7 +138,7 @@ fn incremental_key_matches_full_hash_at_every_node() {
 
 #[test]
 fn null_move_key_matches_full_hash() {
-    for (fen, _) in suite("standard.epd") {
+    for (fen, _) in suite(&public("standard.epd")) {
         let mut board = Board::from_fen(&fen, false).unwrap();
         for m in board.legal_moves() {
             board.make(m);
