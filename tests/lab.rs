@@ -2,14 +2,12 @@
 //! fail-soft bound theorem, node-count theorems, the lecture notes' tic-tac-toe counts,
 //! B* stopping by separation, and the `cutoff lab` command itself.
 
-use cutoff_engine::lab::algorithms::{alphabeta, alphabeta_failsoft, alphabeta_ordered, pvs};
-use cutoff_engine::lab::chess::ChessGame;
-use cutoff_engine::lab::minimal::{knuth_moore_leaves, minimal_tree};
-use cutoff_engine::lab::synthetic::Synthetic;
-use cutoff_engine::lab::tictactoe::{self, TableSearch, TicTacToe};
-use cutoff_engine::lab::{
-    Algorithm, Detail, Enhancements, Game, INF, Lab, MATE, Row, Settings, run,
-};
+use cutoff_lab::algorithms::{alphabeta, alphabeta_failsoft, alphabeta_ordered, pvs};
+use cutoff_lab::chess::ChessGame;
+use cutoff_lab::minimal::{knuth_moore_leaves, minimal_tree};
+use cutoff_lab::synthetic::Synthetic;
+use cutoff_lab::tictactoe::{self, TableSearch, TicTacToe};
+use cutoff_lab::{Algorithm, Detail, Enhancements, Game, INF, Lab, MATE, Row, Settings, run};
 
 mod common;
 

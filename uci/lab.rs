@@ -1,5 +1,5 @@
 //! `cutoff lab`: the search lab. Runs the classic search algorithms of
-//! `cutoff_engine::lab` on the same positions to the same depth and prints one row per
+//! `cutoff_lab` on the same positions to the same depth and prints one row per
 //! algorithm (value, best move, interior and leaf nodes, time, effective branching factor),
 //! optionally writing the same data as JSON.
 
@@ -11,10 +11,10 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::epd::parse_suite;
-use cutoff_engine::lab::chess::ChessGame;
-use cutoff_engine::lab::synthetic::Synthetic;
-use cutoff_engine::lab::tictactoe::{self, TableSearch};
-use cutoff_engine::lab::{self, Algorithm, Detail, Game, MATE, Row, Settings, bstar, is_mate};
+use cutoff_lab::chess::ChessGame;
+use cutoff_lab::synthetic::Synthetic;
+use cutoff_lab::tictactoe::{self, TableSearch};
+use cutoff_lab::{self as lab, Algorithm, Detail, Game, MATE, Row, Settings, bstar, is_mate};
 use serde_json::{Value, json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

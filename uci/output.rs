@@ -1,7 +1,7 @@
 //! Formatting of the lines the engine sends: `info` (pv last, mate in moves) and `bestmove`.
 
 use cutoff_engine::board::Board;
-use cutoff_engine::search::score::{is_mate, mate_moves};
+use cutoff_engine::score::{is_mate, mate_moves};
 use cutoff_engine::search::{ScoreBound, SearchInfo};
 use shakmaty::Move;
 

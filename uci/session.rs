@@ -158,18 +158,14 @@ impl Session {
     /// Joins the finished worker and takes the searcher back.
     fn collect(&mut self) {
         if let Some(running) = self.running.take() {
-            match running.handle.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
-                Err(_) => {
-                    error("the search thread failed; starting a fresh searcher");
-                    self.searcher = Searcher::new(self.hash_mb)
-                        .or_else(|_| Searcher::new(1))
-                        .ok();
-                    if let Some(s) = &self.searcher {
-                        self.signals = s.signals();
-                    }
-                }
-            }
+            // Every profile aborts on a panic (Cargo.toml: a panic is a bug, and the engine
+            // does not go on in a state nobody planned for), so a search thread that
+            // returns has always returned its searcher.
+            let searcher = running
+                .handle
+                .join()
+                .unwrap_or_else(|_| unreachable!("panic = \"abort\" in every profile"));
+            self.searcher = Some(searcher);
         }
     }
 
@@ -326,10 +322,17 @@ impl Session {
     /// Search limits from a `go` command, in the current position.
     fn limits(&self, go: &Go) -> Result<Limits, String> {
         let white = self.board.turn() == Color::White;
-        let (time, inc) = if white {
-            (go.wtime, go.winc)
+        let (own, other) = if white {
+            ((go.wtime, go.winc), (go.btime, go.binc))
         } else {
-            (go.btime, go.binc)
+            ((go.btime, go.binc), (go.wtime, go.winc))
+        };
+        // A GUI that sends only one side's clock still gets a timed search: with no clock
+        // for the side to move, the opponent's (and its increment) stands in for it.
+        let (time, inc) = if own.0.is_none() && other.0.is_some() {
+            other
+        } else {
+            own
         };
         let searchmoves = go
             .searchmoves

@@ -176,28 +176,12 @@ impl Board {
     }
 
     #[inline]
-    pub fn halfmoves(&self) -> u32 {
-        self.pos.halfmoves()
-    }
-
-    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         self.pos.legal_moves()
     }
 
-    pub fn castling_mode(&self) -> CastlingMode {
+    fn castling_mode(&self) -> CastlingMode {
         self.pos.castles().mode()
-    }
-
-    /// Number of moves made with `make` and not yet taken back.
-    #[inline]
-    pub fn depth_made(&self) -> usize {
-        self.undo.len()
-    }
-
-    /// Keys of all earlier positions, oldest first.
-    pub fn history(&self) -> &[u64] {
-        &self.keys
     }
 
     /// Parses a move in UCI notation (`e2e4`, `e7e8q`; `e1h1` king-takes-rook in Chess960)
@@ -378,13 +362,6 @@ impl Board {
         let to = m.to() as u16;
         let promo = m.promotion().map_or(0, |r| r as u16);
         from | (to << 6) | (promo << 12)
-    }
-
-    /// True if `m` gives check (made on a scratch copy).
-    pub fn gives_check(&self, m: Move) -> bool {
-        let mut after = self.pos.clone();
-        after.play_unchecked(m);
-        after.is_check()
     }
 
     /// The Zobrist key recomputed from scratch (for tests of the incremental update).

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, position_from_fen};
 use crate::limits::Limits;
-use crate::search::score::{is_mate, mate_moves};
+use crate::score::{is_mate, mate_moves};
 use crate::search::{Report, ScoreBound, SearchOptions, Searcher};
 
 /// What a record asks of the engine.
@@ -131,7 +131,7 @@ fn operations(text: &str) -> Vec<Operation> {
 }
 
 /// Parses one record (a line without its newline).
-pub fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record, String> {
+fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record, String> {
     let fields: Vec<&str> = line.split_whitespace().take(4).collect();
     if fields.len() < 4 {
         return Err("fewer than four FEN fields".to_string());
@@ -231,7 +231,7 @@ pub fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Re
 
 /// A move in SAN (decorations `+ # ! ?` and castling with zeros accepted) or, failing
 /// that, in UCI notation.
-pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
     let clean: String = text
         .trim_end_matches(['+', '#', '!', '?'])
         .replace('0', "O");
@@ -465,7 +465,7 @@ mod tests {
         let ka2 = parse_move(r.board.pos(), "Ka2").unwrap();
         assert_eq!(solved(&r.goal, Some(kb2), 0), Some(true));
         assert_eq!(solved(&r.goal, Some(ka2), 0), Some(false));
-        use crate::search::score::MATE;
+        use crate::score::MATE;
         assert_eq!(solved(&Goal::Mate(2), None, MATE - 3), Some(true));
         assert_eq!(solved(&Goal::Mate(1), None, MATE - 3), Some(false));
         assert_eq!(solved(&Goal::Mate(-2), None, -(MATE - 4)), Some(true));

@@ -39,17 +39,6 @@ pub const MATERIAL: [(i32, i32); 6] = [
     (0, 0),
 ];
 
-/// Piece values in centipawns (the middlegame material values) for move ordering and
-/// static exchange evaluation, indexed by `Role as usize - 1`; the king is 0.
-pub const SEE_VALUES: [i32; 6] = [
-    MATERIAL[0].0,
-    MATERIAL[1].0,
-    MATERIAL[2].0,
-    MATERIAL[3].0,
-    MATERIAL[4].0,
-    0,
-];
-
 // Piece-square parameters. Tables are generated from these at compile time. `CENTRE_*`
 // arrays are indexed by the centrality of a file or rank (0 = edge, 3 = centre) and
 // applied once for the file and once for the rank; `*_RANK` arrays by relative rank
@@ -626,12 +615,6 @@ impl EvalTrace {
         self.turn
     }
 
-    /// Untapered (mg, eg) sum of all terms, White minus Black.
-    pub fn total_pair(&self) -> (i32, i32) {
-        let s = self.net();
-        (s.mg, s.eg)
-    }
-
     fn net(&self) -> Score {
         let mut s = Score::ZERO;
         for t in &self.terms {
@@ -757,13 +740,6 @@ pub fn trace(pos: &Chess) -> EvalTrace {
     };
     eval_with(pos, &mut t);
     t
-}
-
-/// Middlegame value in centipawns of a piece of `role` for move ordering and SEE
-/// (see [`SEE_VALUES`]); the king is 0.
-#[inline]
-pub const fn see_value(role: Role) -> i32 {
-    SEE_VALUES[role as usize - 1]
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1211,14 +1187,6 @@ mod tests {
                 assert_eq!(pawn_attacks_bb(color, pawns), expected);
             }
         }
-    }
-
-    #[test]
-    fn eval_see_values() {
-        assert_eq!(see_value(Role::Pawn), 100);
-        assert_eq!(see_value(Role::Queen), SEE_VALUES[4]);
-        assert_eq!(see_value(Role::King), 0);
-        assert!(see_value(Role::Knight) < see_value(Role::Rook));
     }
 
     #[test]

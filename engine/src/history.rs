@@ -3,10 +3,10 @@
 
 use shakmaty::{Color, Move};
 
-use crate::search::params::{
+use crate::params::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_MULTIPLIER, HISTORY_BONUS_SUBTRACT, HISTORY_MAX,
 };
-use crate::search::score::MAX_PLY;
+use crate::score::MAX_PLY;
 
 /// Quiet-move ordering tables, owned by one thread.
 pub struct History {

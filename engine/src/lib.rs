@@ -1,27 +1,33 @@
 //! Cutoff's engine library: everything about searching a chess position, nothing about
 //! text protocols.
 //!
-//! A tour: [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
-//! repetition history. [`eval`] scores a position from the side to move. [`search`] runs
-//! iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and quiescence
-//! ([`search::qsearch`]), ordering moves with [`movepick`] (TT move, SEE-split captures
-//! from [`see`], killers, countermove and history from [`history`]). The lock-free
-//! [`tt::TranspositionTable`] is the only state threads share besides the stop flag and
-//! node counters. [`time`] turns UCI clocks into soft/hard deadlines, [`limits`] says what
-//! `go` asked for. [`perft`] and [`bench`] exercise the board and search deterministically.
+//! A tour, from the bottom up (a module imports only from its own row or those above it):
+//! - [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
+//!   repetition history; [`limits`] says what `go` asked for; [`score`] holds the mate-score
+//!   conventions and [`params`] every margin and table size.
+//! - [`eval`] scores a position from the side to move; [`see`] plays out exchanges with its
+//!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
+//!   threads share besides the stop flag and node counters; [`history`] keeps killers,
+//!   countermoves and history; [`time`] turns UCI clocks into soft/hard deadlines.
+//! - [`movepick`] hands out a node's moves best first.
+//! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
+//!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
+//! - [`perft`], [`bench`] and [`epd`] drive the board and the search.
+//!
 //! The engine never prints: searches report through a callback.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bench;
 pub mod board;
 pub mod epd;
 pub mod eval;
 pub mod history;
-pub mod lab;
 pub mod limits;
 pub mod movepick;
+pub mod params;
 pub mod perft;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod time;

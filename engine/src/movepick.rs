@@ -9,9 +9,9 @@
 use shakmaty::{Move, MoveList, Role};
 
 use crate::board::Board;
-use crate::eval::see_value;
 use crate::history::History;
 use crate::see::see_ge;
+use crate::see::see_value;
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
@@ -20,14 +20,15 @@ const COUNTERMOVE: i32 = 1 << 27;
 const BAD_CAPTURE: i32 = -(1 << 28);
 const UNDER_PROMOTION: i32 = -(1 << 29);
 
-/// The stage a move was ranked in.
+/// The stage a move was ranked in, as far as the search treats stages differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     TtMove,
-    GoodCapture,
+    /// Captures and promotions, good or bad.
+    Noisy,
+    /// Killers and the countermove.
     Killer,
     Quiet,
-    BadCapture,
 }
 
 /// True for a move that changes no material: not a capture, not a promotion.
@@ -48,7 +49,6 @@ pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
-    tt_move: Option<Move>,
 }
 
 impl MovePicker {
@@ -66,10 +66,8 @@ impl MovePicker {
         let killers = history.killers(ply);
         let countermove = previous.and_then(|p| history.countermove(!side, p));
         let mut scores = [0; 256];
-        let mut tt_move = None;
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = if tt_packed != 0 && Board::pack(m) == tt_packed {
-                tt_move = Some(m);
                 TT_MOVE
             } else if m.promotion().is_some_and(|r| r != Role::Queen) {
                 UNDER_PROMOTION + mvv_lva(m)
@@ -93,14 +91,7 @@ impl MovePicker {
             moves,
             scores,
             next: 0,
-            tt_move,
         }
-    }
-
-    /// The TT move if it is legal here (a TT move is only ever played after this check:
-    /// a hash collision or torn entry could name any move).
-    pub fn tt_move(&self) -> Option<Move> {
-        self.tt_move
     }
 
     /// Captures and promotions only (or every evasion when in check), for quiescence.
@@ -122,13 +113,7 @@ impl MovePicker {
             moves,
             scores,
             next: 0,
-            tt_move: None,
         }
-    }
-
-    /// Number of legal moves at this node (the picker generates them all).
-    pub fn len(&self) -> usize {
-        self.moves.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -159,13 +144,13 @@ impl Iterator for MovePicker {
         let stage = if score == TT_MOVE {
             Stage::TtMove
         } else if score >= GOOD_CAPTURE {
-            Stage::GoodCapture
+            Stage::Noisy
         } else if score >= COUNTERMOVE {
             Stage::Killer
         } else if score > BAD_CAPTURE / 2 {
             Stage::Quiet
         } else {
-            Stage::BadCapture
+            Stage::Noisy
         };
         Some((m, stage))
     }

@@ -1,9 +1,20 @@
-//! Static exchange evaluation: does a capture sequence on one square win at least a
-//! threshold? The threshold form (`see_ge`) stops as soon as the answer is known.
+//! Static exchange evaluation: what a capture sequence on one square wins, by the
+//! swap-list method (every capture in turn, then a minimax back over the list), and the
+//! piece values it counts in.
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
-use crate::eval::see_value;
+/// Exchange values in centipawns, indexed by `Role as usize - 1` (pawn … king). They are
+/// what a piece is worth when traded off, for SEE and for ordering captures (most valuable
+/// victim first); the king is never traded, so it counts 0. The evaluation has weights of
+/// its own.
+pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 480, 950, 0];
+
+/// The exchange value of a piece of `role` (see [`SEE_VALUES`]).
+#[inline]
+pub const fn see_value(role: Role) -> i32 {
+    SEE_VALUES[role as usize - 1]
+}
 
 /// Material gained by the move itself before any recapture.
 fn gain(m: Move) -> i32 {
@@ -23,8 +34,8 @@ fn least_valuable(pos: &Chess, attackers: Bitboard, side: Color) -> Option<(Squa
 }
 
 /// True if `m` wins at least `threshold` centipawns after the best sequence of
-/// recaptures on its target square (either side may stop capturing when it pleases).
-/// Castling counts as neutral.
+/// recaptures on its target square (either side may stop capturing when it pleases):
+/// the full [`see`] value compared with the threshold. Castling counts as neutral.
 pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     see(pos, m) >= threshold
 }
@@ -93,6 +104,14 @@ mod tests {
         let board = Board::from_fen(fen, false).unwrap();
         let m = board.parse_uci(uci).unwrap();
         see_ge(board.pos(), m, threshold)
+    }
+
+    #[test]
+    fn exchange_values_rank_the_pieces() {
+        assert_eq!(see_value(Role::Pawn), 100);
+        assert_eq!(see_value(Role::Queen), SEE_VALUES[4]);
+        assert_eq!(see_value(Role::King), 0);
+        assert!(see_value(Role::Knight) < see_value(Role::Rook));
     }
 
     #[test]

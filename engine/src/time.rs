@@ -16,7 +16,7 @@ const HARD_SOFT_RATIO: f64 = 3.0;
 const HARD_MAX_SHARE: f64 = 0.6;
 /// After an iteration, do not start the next one past this share of the soft limit:
 /// the next iteration usually costs more than all earlier ones together.
-pub const NEXT_ITERATION_SHARE: f64 = 0.55;
+const NEXT_ITERATION_SHARE: f64 = 0.55;
 
 /// Deadlines for one search.
 #[derive(Clone, Debug)]

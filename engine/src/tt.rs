@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::search::score::{MATE_BOUND, is_mate};
+use crate::score::{MATE_BOUND, is_mate};
 
 /// How an entry's score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,8 +117,103 @@ const DEPTH_OFFSET: i32 = 8;
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: BucketArray,
     generation: std::sync::atomic::AtomicU8,
+    /// No entry has been written since the table was allocated or cleared, so clearing
+    /// it again has nothing to do (and would only touch pages the system has not yet
+    /// handed out).
+    clean: bool,
+}
+
+/// The table's memory: `len` buckets in zeroed memory from the system allocator, each
+/// on a cache line of its own.
+///
+/// Zeroed is an empty table, and zeroed memory that the allocator gets fresh from the
+/// system is not touched until a search writes to it: a large table costs nothing until
+/// it is used, and one too large for the machine is never filled page by page until the
+/// kernel kills the process. Rust's allocator zeroes memory aligned beyond 16 bytes by
+/// writing to it, so the buckets are placed by hand on the first 64-byte boundary of a
+/// 16-byte-aligned block, which `calloc` provides untouched.
+struct BucketArray {
+    buckets: std::ptr::NonNull<Bucket>,
+    len: usize,
+    block: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the array owns its memory, and `Bucket` (atomics only) is `Send` and `Sync`.
+#[allow(unsafe_code)]
+unsafe impl Send for BucketArray {}
+#[allow(unsafe_code)]
+unsafe impl Sync for BucketArray {}
+
+impl BucketArray {
+    #[allow(unsafe_code)]
+    fn zeroed(len: usize) -> Result<Self, String> {
+        let fail = || format!("cannot allocate {len} hash buckets");
+        let line = std::mem::align_of::<Bucket>();
+        let size = len
+            .max(1)
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|s| s.checked_add(line))
+            .ok_or_else(fail)?;
+        let layout = std::alloc::Layout::from_size_align(size, 16).map_err(|_| fail())?;
+        // SAFETY: the layout's size is non-zero.
+        let block =
+            std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }).ok_or_else(fail)?;
+        let offset = block.as_ptr().align_offset(line);
+        // SAFETY: `offset` < 64, so the aligned start and `len` buckets after it stay
+        // inside the block of `len` buckets plus one cache line.
+        let buckets = unsafe { block.add(offset) }.cast::<Bucket>();
+        Ok(BucketArray {
+            buckets,
+            len: len.max(1),
+            block,
+            layout,
+        })
+    }
+}
+
+impl std::ops::Deref for BucketArray {
+    type Target = [Bucket];
+
+    #[allow(unsafe_code)]
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `buckets` is aligned for `Bucket` and points to `len` of them inside the
+        // block, all initialised: an all-zero `Bucket` is a valid value (atomics have no
+        // invalid bit patterns). Shared access is fine, as every field is atomic.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketArray {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        // SAFETY: `block` was allocated by the global allocator with `layout`.
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) }
+    }
+}
+
+/// Refuses a table of `bytes` if the system says it has less memory available (counting
+/// the `current` table's, which is released first). On systems that do not say, every
+/// size is tried and only a failed allocation refuses it.
+fn check_available(bytes: usize, current: usize) -> Result<(), String> {
+    match available_memory() {
+        Some(available) if bytes > available.saturating_add(current) => Err(format!(
+            "{} MB exceeds the {} MB of memory available",
+            bytes / (1024 * 1024),
+            available.saturating_add(current) / (1024 * 1024)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Memory the system can give without swapping (Linux: `MemAvailable` in /proc/meminfo).
+fn available_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// Mate scores are stored relative to the node (distance to mate from here), so the same
@@ -150,45 +245,43 @@ impl TranspositionTable {
     /// A table of `mb` mebibytes, or an error if the memory cannot be had.
     pub fn new(mb: usize) -> Result<Self, String> {
         let count = Self::bucket_count(mb);
-        Ok(TranspositionTable {
-            buckets: Self::allocate(count)?,
-            generation: std::sync::atomic::AtomicU8::new(0),
-        })
+        check_available(count * std::mem::size_of::<Bucket>(), 0)?;
+        Ok(Self::from_buckets(BucketArray::zeroed(count)?))
     }
 
     /// A table with exactly `buckets` buckets (tests use tiny tables to force collisions).
     pub fn with_buckets(buckets: usize) -> Self {
+        Self::from_buckets(BucketArray::zeroed(buckets.max(1)).expect("small table"))
+    }
+
+    fn from_buckets(buckets: BucketArray) -> Self {
         TranspositionTable {
-            buckets: Self::allocate(buckets.max(1)).expect("small table"),
+            buckets,
             generation: std::sync::atomic::AtomicU8::new(0),
+            clean: true,
         }
     }
 
     fn bucket_count(mb: usize) -> usize {
-        (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1)
+        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1)
     }
 
-    fn allocate(count: usize) -> Result<Vec<Bucket>, String> {
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate {count} hash buckets: {e}"))?;
-        buckets.resize_with(count, Bucket::default);
-        Ok(buckets)
-    }
-
-    /// Resizes to `mb` mebibytes, keeping the old table if the new one cannot be allocated.
+    /// Resizes to `mb` mebibytes. A size beyond the memory the system has available is
+    /// refused and the old table kept.
     pub fn resize(&mut self, mb: usize) -> Result<(), String> {
         let count = Self::bucket_count(mb);
         if count != self.buckets.len() {
+            let bytes = count.saturating_mul(std::mem::size_of::<Bucket>());
+            let current = self.buckets.len() * std::mem::size_of::<Bucket>();
+            check_available(bytes, current)?;
             // Release the old table first so that both need not fit in memory at once;
-            // if the new one fails, rebuild the old size.
+            // if the new one fails after all, allocate the old size again.
             let old = self.buckets.len();
-            self.buckets = Vec::new();
-            match Self::allocate(count) {
-                Ok(b) => self.buckets = b,
+            self.buckets = BucketArray::zeroed(1)?;
+            match BucketArray::zeroed(count) {
+                Ok(b) => *self = Self::from_buckets(b),
                 Err(e) => {
-                    self.buckets = Self::allocate(old)?;
+                    *self = Self::from_buckets(BucketArray::zeroed(old)?);
                     return Err(e);
                 }
             }
@@ -196,30 +289,33 @@ impl TranspositionTable {
         Ok(())
     }
 
-    /// Size in mebibytes.
-    pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    /// Number of buckets (four entries each).
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
     }
 
-    /// Empties the table, in parallel for large tables.
-    pub fn clear(&self) {
-        const PARALLEL_FROM: usize = 1 << 16;
-        let wipe = |b: &Bucket| {
-            for e in &b.entries {
-                e.key_xor_data.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
-            }
-        };
-        if self.buckets.len() >= PARALLEL_FROM {
-            self.buckets.par_iter().for_each(wipe);
-        } else {
-            self.buckets.iter().for_each(wipe);
+    /// Empties the table, in parallel over rayon's threads; a table nothing was written
+    /// to since it was allocated or cleared is left as it is.
+    pub fn clear(&mut self) {
+        if !self.clean {
+            // Only written entries are written back: a page no search touched stays one
+            // the system has not handed out (reading it maps the shared zero page).
+            self.buckets.par_iter().with_min_len(1 << 12).for_each(|b| {
+                for e in &b.entries {
+                    if e.data.load(Ordering::Relaxed) != 0 {
+                        e.key_xor_data.store(0, Ordering::Relaxed);
+                        e.data.store(0, Ordering::Relaxed);
+                    }
+                }
+            });
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.clean = true;
     }
 
     /// Starts a new search: entries from earlier searches age.
-    pub fn new_search(&self) {
+    pub fn new_search(&mut self) {
+        self.clean = false;
         let g = self.generation.load(Ordering::Relaxed);
         self.generation
             .store(g.wrapping_add(1) & GENERATION_MASK, Ordering::Relaxed);
@@ -337,7 +433,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn store_then_probe_round_trips() {
@@ -381,7 +477,8 @@ mod tests {
 
     #[test]
     fn quiescence_depths_and_clear() {
-        let tt = TranspositionTable::new(1).unwrap();
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.new_search();
         tt.store(5, 0, 0, 0, 0, -1, Bound::Upper);
         assert_eq!(tt.probe(5, 0).unwrap().depth, -1);
         tt.clear();
@@ -392,7 +489,8 @@ mod tests {
     #[test]
     fn impossible_size_is_refused_and_table_kept() {
         let mut tt = TranspositionTable::new(1).unwrap();
+        let buckets = tt.buckets();
         assert!(tt.resize(usize::MAX / (1024 * 1024)).is_err());
-        assert_eq!(tt.size_mb(), 1);
+        assert_eq!(tt.buckets(), buckets);
     }
 }

@@ -8,9 +8,10 @@
 use shakmaty::{Move, Role, san::SanPlus};
 
 use super::{Game, MATE};
-use crate::board::{Board, BoardError};
-use crate::eval::{evaluate, see_value};
-use crate::see::see;
+use cutoff_engine::board::{Board, BoardError};
+use cutoff_engine::eval::evaluate;
+use cutoff_engine::see::see;
+use cutoff_engine::see::see_value;
 
 #[derive(Clone, Debug)]
 pub struct ChessGame {

@@ -8,7 +8,7 @@
 //! synthetic trees ([`synthetic::Synthetic`]) on which the textbook theorems can be checked
 //! exactly.
 //!
-//! The lab is separate from the production search (`crate::search`) on purpose: nothing here
+//! The lab is a crate of its own, apart from the production search (`cutoff_engine::search`) on purpose: nothing here
 //! is tuned for speed and nothing prunes forward (no null move, no reductions, no futility,
 //! no delta or SEE pruning in quiescence), so that every exact algorithm returns exactly the
 //! minimax value. For that to hold:
@@ -22,6 +22,8 @@
 //! Counting: every call of a recursive search is one node. A node is *interior* if it
 //! searched at least one child and a *leaf* otherwise (depth exhausted, game over, a
 //! stand-pat cutoff in quiescence, or a cutoff from the table).
+
+#![forbid(unsafe_code)]
 
 pub mod algorithms;
 pub mod bstar;

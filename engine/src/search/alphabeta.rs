@@ -5,13 +5,13 @@ use std::sync::OnceLock;
 
 use shakmaty::{Move, MoveList};
 
-use super::params::*;
 use super::qsearch::qsearch;
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate, mated_in};
 use super::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::movepick::{MovePicker, Stage, is_quiet};
+use crate::params::*;
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, is_mate, mated_in};
 use crate::see::see_ge;
 use crate::tt::Bound;
 

@@ -6,12 +6,12 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::alphabeta::search_child;
-use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
-use super::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
 use super::{Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, ThreadData};
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
+use crate::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
+use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
 
 /// Root moves are reported with `currmove` once a search has run this long.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);

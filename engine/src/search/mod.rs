@@ -3,13 +3,11 @@
 //!
 //! `iterative` drives iterative deepening with aspiration windows over the root moves,
 //! `alphabeta` is the PVS negamax with its pruning steps, `qsearch` resolves captures at
-//! the horizon; `params` holds every tunable number.
+//! the horizon. Every tunable number lives in [`crate::params`].
 
 pub mod alphabeta;
 pub mod iterative;
-pub mod params;
 pub mod qsearch;
-pub mod score;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,9 +18,10 @@ use shakmaty::Move;
 use crate::board::Board;
 use crate::history::History;
 use crate::limits::Limits;
+use crate::params;
+use crate::score::MAX_PLY;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
-use score::MAX_PLY;
 
 /// Signals from outside a running search: set by the protocol thread, read by the search.
 #[derive(Default, Debug)]
@@ -313,8 +312,8 @@ impl Searcher {
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
         self.set_threads(options.threads);
+        self.shared.tt.new_search();
         let shared = &self.shared;
-        shared.tt.new_search();
         shared.nodes.store(0, Ordering::Relaxed);
         shared.helpers_stop.store(false, Ordering::Relaxed);
         let pondering = limits.ponder && shared.signals.ponder.load(Ordering::Relaxed);

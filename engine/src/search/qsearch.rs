@@ -1,13 +1,14 @@
 //! Quiescence search: at the horizon, keep searching captures (and every evasion when in
 //! check) until the position is quiet, so the evaluation never sees a hanging piece.
 
-use super::params::DELTA_MARGIN;
-use super::score::{INFINITY, MAX_PLY, mated_in};
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::{evaluate, see_value};
+use crate::eval::evaluate;
 use crate::movepick::MovePicker;
+use crate::params::DELTA_MARGIN;
+use crate::score::{INFINITY, MAX_PLY, mated_in};
 use crate::see::see_ge;
+use crate::see::see_value;
 use crate::tt::Bound;
 
 /// Depth recorded for quiescence entries in the transposition table.
