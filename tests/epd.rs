@@ -29,48 +29,42 @@ fn load(path: &Path) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-fn assert_ecm_loads(path: &Path, records: usize) {
+/// Every line of `path` loads as a record whose goal passes `goal_ok`, none as an error.
+fn assert_loads(path: &Path, records: usize, goal_ok: fn(&Goal) -> bool) {
     let suite = parse_suite(&load(path), false);
     assert_eq!((suite.records.len(), suite.errors.len()), (records, 0));
-    assert!(
-        suite
-            .records
-            .iter()
-            .all(|r| matches!(r.goal, Goal::Best(_)))
-    );
+    assert!(suite.records.iter().all(|r| goal_ok(&r.goal)));
+}
+
+fn is_best(goal: &Goal) -> bool {
+    matches!(goal, Goal::Best(_))
+}
+
+/// Matetrack's `bm #N`: a mate for (N > 0) or against (N < 0) the side to move.
+fn is_mate_goal(goal: &Goal) -> bool {
+    matches!(goal, Goal::Mate(n) if *n != 0)
 }
 
 #[test]
 fn ecm_first_300_load() {
-    assert_ecm_loads(&public("tactical/ECM-300.epd"), 300);
+    assert_loads(&public("tactical/ECM-300.epd"), 300, is_best);
 }
 
 #[test]
 #[ignore = "needs ../shared: run with --include-ignored"]
 fn full_ecm_loads() {
-    assert_ecm_loads(&shared("tactical/ECM.epd"), 879);
-}
-
-fn assert_matetrack_loads(path: &Path, records: usize) {
-    let suite = parse_suite(&load(path), false);
-    assert_eq!((suite.records.len(), suite.errors.len()), (records, 0));
-    assert!(
-        suite
-            .records
-            .iter()
-            .all(|r| matches!(r.goal, Goal::Mate(n) if n != 0))
-    );
+    assert_loads(&shared("tactical/ECM.epd"), 879, is_best);
 }
 
 #[test]
 fn matetrack_first_500_load() {
-    assert_matetrack_loads(&public("mate/matetrack-500.epd"), 500);
+    assert_loads(&public("mate/matetrack-500.epd"), 500, is_mate_goal);
 }
 
 #[test]
 #[ignore = "needs ../shared: run with --include-ignored"]
 fn full_matetrack_loads() {
-    assert_matetrack_loads(&shared("mate/matetrack.epd"), 6554);
+    assert_loads(&shared("mate/matetrack.epd"), 6554, is_mate_goal);
 }
 
 #[test]
