@@ -3,8 +3,8 @@
 //! repetition detection, and copy-make with an undo stack.
 
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Position,
-    PositionError, PositionErrorKinds, Role, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList,
+    Position, PositionError, PositionErrorKinds, Role, Square, attacks,
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
@@ -31,6 +31,7 @@ struct Undo {
     pos: Chess,
     key: u64,
     ep_file: Option<File>,
+    plies_since_null: usize,
 }
 
 /// A chess position with an incremental Zobrist key and the history needed to detect
@@ -45,6 +46,9 @@ pub struct Board {
     ep_file: Option<File>,
     /// Keys of every earlier position, game history first, then the moves made by `make`.
     keys: Vec<u64>,
+    /// Moves made since the last null move (`usize::MAX` without one): a line through a
+    /// null move is no game, so repetitions are not looked for across one.
+    plies_since_null: usize,
     undo: Vec<Undo>,
 }
 
@@ -128,6 +132,7 @@ impl Board {
             key,
             ep_file,
             keys: history,
+            plies_since_null: usize::MAX,
             undo: Vec::new(),
         }
     }
@@ -262,15 +267,23 @@ impl Board {
         let mut after = self.pos.clone();
         after.play_unchecked(m);
         let (key, ep_file) = self.key_after(m, &after);
+        self.push(after, key, ep_file, self.plies_since_null.saturating_add(1));
+    }
+
+    /// Makes `after` (with its key and en-passant file) the current position, saving
+    /// the current one for `unmake`.
+    fn push(&mut self, after: Chess, key: u64, ep_file: Option<File>, plies_since_null: usize) {
         let before = std::mem::replace(&mut self.pos, after);
         self.undo.push(Undo {
             pos: before,
             key: self.key,
             ep_file: self.ep_file,
+            plies_since_null: self.plies_since_null,
         });
         self.keys.push(self.key);
         self.key = key;
         self.ep_file = ep_file;
+        self.plies_since_null = plies_since_null;
     }
 
     /// Passes the move to the opponent. Must not be called in check.
@@ -284,15 +297,7 @@ impl Board {
         if let Some(file) = self.ep_file {
             key ^= ep_key(file);
         }
-        let before = std::mem::replace(&mut self.pos, after);
-        self.undo.push(Undo {
-            pos: before,
-            key: self.key,
-            ep_file: self.ep_file,
-        });
-        self.keys.push(self.key);
-        self.key = key;
-        self.ep_file = None;
+        self.push(after, key, None, 0);
     }
 
     /// Takes back the last `make` or `make_null`.
@@ -302,6 +307,7 @@ impl Board {
         self.pos = undo.pos;
         self.key = undo.key;
         self.ep_file = undo.ep_file;
+        self.plies_since_null = undo.plies_since_null;
     }
 
     /// Forgets the undo stack, keeping the key history: the current position becomes a
@@ -312,9 +318,12 @@ impl Board {
 
     /// True if the current position repeats an earlier one in a way the search scores as
     /// a draw: once inside the search tree (the last `plies_from_root` positions), or
-    /// twice in the game before the root (threefold repetition).
+    /// twice in the game before the root (threefold repetition). Positions before a
+    /// null move do not count.
     pub fn is_repetition(&self, plies_from_root: usize) -> bool {
-        let reversible = (self.pos.halfmoves() as usize).min(self.keys.len());
+        let reversible = (self.pos.halfmoves() as usize)
+            .min(self.keys.len())
+            .min(self.plies_since_null);
         let mut seen_before_root = 0;
         // Same side to move: every second earlier position, back to the last irreversible move.
         let mut back = 2;
@@ -364,8 +373,125 @@ impl Board {
         from | (to << 6) | (promo << 12)
     }
 
+    /// True if the legal move `m` checks the opponent's king, directly or by uncovering a
+    /// slider, found from the bitboards without making it (the search asks for every move
+    /// it considers pruning). Castling and en passant, rare and with odd geometry, are made
+    /// on a scratch copy.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut after = self.pos.clone();
+            after.play_unchecked(m);
+            return after.is_check();
+        };
+        let b = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = b.king_of(!us) else {
+            return false;
+        };
+        let occupied = (b.occupied() & !Bitboard::from(from)) | Bitboard::from(to);
+        let piece = promotion.unwrap_or(role).of(us);
+        if attacks::attacks(to, piece, occupied).contains(king) {
+            return true;
+        }
+        let ours = b.by_color(us) & !Bitboard::from(from);
+        let diagonal = (b.bishops() | b.queens()) & attacks::bishop_attacks(king, occupied);
+        let straight = (b.rooks() | b.queens()) & attacks::rook_attacks(king, occupied);
+        ((diagonal | straight) & ours).any()
+    }
+
     /// The Zobrist key recomputed from scratch (for tests of the incremental update).
     pub fn full_key(&self) -> u64 {
         self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(board: &mut Board, uci: &str) {
+        let m = board.parse_uci(uci).unwrap();
+        board.make(m);
+    }
+
+    /// `gives_check` agrees with making the move, for every move of a walk two plies deep
+    /// from positions full of checks, pins, promotions, castling and en passant.
+    #[test]
+    fn gives_check_matches_making_the_move() {
+        fn walk(board: &mut Board, depth: u32, checked: &mut usize) {
+            for m in board.legal_moves() {
+                let expected = {
+                    let mut after = board.pos().clone();
+                    after.play_unchecked(m);
+                    after.is_check()
+                };
+                assert_eq!(
+                    board.gives_check(m),
+                    expected,
+                    "{} in {}",
+                    board.uci(m),
+                    board.fen()
+                );
+                *checked += 1;
+                if depth > 1 {
+                    board.make(m);
+                    walk(board, depth - 1, checked);
+                    board.unmake();
+                }
+            }
+        }
+        let mut checked = 0;
+        for fen in [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+            "4k3/8/8/8/8/8/1p6/R3K2R b KQ - 0 1",
+        ] {
+            let mut board = Board::from_fen(fen, false).unwrap();
+            walk(&mut board, 2, &mut checked);
+        }
+        assert_eq!(checked, 4829);
+    }
+
+    #[test]
+    fn repetition_in_the_tree_is_found() {
+        let mut board = Board::default();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            play(&mut board, m);
+        }
+        assert!(board.is_repetition(4));
+        // Before the root it takes a second repetition.
+        assert!(!board.is_repetition(0));
+    }
+
+    #[test]
+    fn repetition_across_a_null_move_is_not_a_draw() {
+        // Nf3, pass, Ng1, pass: the start position again, but only through null moves.
+        let mut board = Board::default();
+        play(&mut board, "g1f3");
+        board.make_null();
+        play(&mut board, "f3g1");
+        board.make_null();
+        assert_eq!(board.key(), Board::default().key());
+        assert!(!board.is_repetition(4));
+        // Taking the null moves back restores the history that counts.
+        board.unmake();
+        board.unmake();
+        board.unmake();
+        board.unmake();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            play(&mut board, m);
+        }
+        assert!(board.is_repetition(4));
     }
 }

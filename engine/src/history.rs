@@ -1,17 +1,53 @@
-//! Move-ordering memory of one search thread: killer moves, countermoves and a butterfly
-//! history of quiet moves.
+//! Move-ordering memory of one search thread: killer moves, countermoves, a butterfly
+//! history and a continuation history of quiet moves, and a capture history.
+//!
+//! Every history table learns the same way: a move that caused a β cutoff gets a bonus
+//! growing with depth, every move of its kind tried before it the same malus, and each
+//! update moves an entry by less the closer it already is to ±`HISTORY_MAX` ("gravity"),
+//! so scores stay bounded and recent results weigh more.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role};
 
 use crate::params::{
     HISTORY_BONUS_MAX, HISTORY_BONUS_MULTIPLIER, HISTORY_BONUS_SUBTRACT, HISTORY_MAX,
 };
 use crate::score::MAX_PLY;
 
-/// Quiet-move ordering tables, owned by one thread.
+/// Pieces as table indices: colour × 6 + role.
+const PIECES: usize = 12;
+
+/// A move as continuation history knows it: which piece went to which square
+/// (`piece × 64 + to`). The piece, not the from-square, is what makes a follow-up good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// `m`, made by `side`.
+    #[inline]
+    pub fn of(side: Color, m: Move) -> PieceTo {
+        PieceTo((piece_index(side, m.role()) * 64 + m.to() as usize) as u16)
+    }
+}
+
+#[inline]
+fn piece_index(side: Color, role: Role) -> usize {
+    side as usize * 6 + role as usize - 1
+}
+
+/// The moves one and two plies back that a quiet move's continuation history is read
+/// under (None after a null move or at the root).
+pub type Continuations = [Option<PieceTo>; 2];
+
+/// The move-ordering tables of one thread.
 pub struct History {
     /// Butterfly history, by side, from-square and to-square.
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Continuation history: how well a quiet move did right after an earlier move, by
+    /// the earlier move's piece and target, then this move's piece and target.
+    continuation: Box<[[i16; PIECES * 64]; PIECES * 64]>,
+    /// Capture history, by moving piece, target and captured role (promotions without a
+    /// capture use the king's slot, which no capture fills).
+    capture: Box<[[[i32; 6]; 64]; PIECES]>,
     /// Two killer moves per ply: quiet moves that caused a beta cutoff at that ply.
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// The quiet move that last refuted a move, by the refuted move's side, role and target.
@@ -22,19 +58,45 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![[0; PIECES * 64]; PIECES * 64]
+                .into_boxed_slice()
+                .try_into()
+                .expect("PIECES × 64 rows"),
+            capture: Box::new([[[0; 6]; 64]; PIECES]),
             killers: [[None; 2]; MAX_PLY + 1],
             countermoves: Box::new([[[None; 64]; 7]; 2]),
         }
     }
 }
 
-/// Bonus for a cutoff at `depth` (and the size of the malus for the quiets tried before it).
+/// Bonus for a cutoff at `depth` (and the size of the malus for the moves tried before it).
 pub fn bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_MULTIPLIER * depth - HISTORY_BONUS_SUBTRACT).clamp(0, HISTORY_BONUS_MAX)
 }
 
 fn from_index(m: Move) -> usize {
     m.from().map_or(0, |s| s as usize)
+}
+
+/// Gravity update: the entry moves towards ±HISTORY_MAX by `delta`, less the closer it
+/// already is.
+#[inline]
+fn update(entry: &mut i32, delta: i32) {
+    *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+}
+
+#[inline]
+fn update_i16(entry: &mut i16, delta: i32) {
+    let mut value = i32::from(*entry);
+    update(&mut value, delta);
+    *entry = value as i16;
+}
+
+/// The captured role's slot in capture history.
+#[inline]
+fn captured_index(m: Move) -> usize {
+    m.capture()
+        .map_or(Role::King as usize - 1, |r| r as usize - 1)
 }
 
 impl History {
@@ -48,30 +110,61 @@ impl History {
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
+    /// The ordering score of a quiet move: butterfly plus continuation history.
     #[inline]
-    pub fn quiet_score(&self, side: Color, m: Move) -> i32 {
-        self.butterfly[side as usize][from_index(m)][m.to() as usize]
+    pub fn quiet_score(&self, side: Color, m: Move, continuations: &Continuations) -> i32 {
+        let here = PieceTo::of(side, m).0 as usize;
+        let mut score = self.butterfly[side as usize][from_index(m)][m.to() as usize];
+        for c in continuations.iter().flatten() {
+            score += i32::from(self.continuation[c.0 as usize][here]);
+        }
+        score
     }
 
-    /// Gravity update: the entry moves towards ±HISTORY_MAX by `delta`, less the closer it
-    /// already is, so scores stay bounded and recent results weigh more.
-    fn update(entry: &mut i32, delta: i32) {
-        *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+    /// The capture-history score of a capture or promotion.
+    #[inline]
+    pub fn capture_score(&self, side: Color, m: Move) -> i32 {
+        self.capture[piece_index(side, m.role())][m.to() as usize][captured_index(m)]
+    }
+
+    fn update_quiet(&mut self, side: Color, m: Move, continuations: &Continuations, delta: i32) {
+        update(
+            &mut self.butterfly[side as usize][from_index(m)][m.to() as usize],
+            delta,
+        );
+        let here = PieceTo::of(side, m).0 as usize;
+        for c in continuations.iter().flatten() {
+            update_i16(&mut self.continuation[c.0 as usize][here], delta);
+        }
     }
 
     /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
-    pub fn reward_quiet(&mut self, side: Color, best: Move, tried: &[Move], depth: i32) {
+    pub fn reward_quiet(
+        &mut self,
+        side: Color,
+        best: Move,
+        tried: &[Move],
+        continuations: &Continuations,
+        depth: i32,
+    ) {
         let b = bonus(depth);
         for &m in tried {
-            Self::update(
-                &mut self.butterfly[side as usize][from_index(m)][m.to() as usize],
-                -b,
+            self.update_quiet(side, m, continuations, -b);
+        }
+        self.update_quiet(side, best, continuations, b);
+    }
+
+    /// A cutoff at `depth`: reward `best` if it is a capture or promotion, and punish the
+    /// captures and promotions tried before it.
+    pub fn reward_captures(&mut self, side: Color, best: Option<Move>, tried: &[Move], depth: i32) {
+        let b = bonus(depth);
+        let updates = tried.iter().map(|&m| (m, -b)).chain(best.map(|m| (m, b)));
+        for (m, delta) in updates {
+            update(
+                &mut self.capture[piece_index(side, m.role())][m.to() as usize][captured_index(m)],
+                delta,
             );
         }
-        Self::update(
-            &mut self.butterfly[side as usize][from_index(best)][best.to() as usize],
-            b,
-        );
     }
 
     /// Clears the killers of one ply (a node clears its children's before searching them,
@@ -105,5 +198,42 @@ impl History {
     pub fn set_countermove(&mut self, previous_side: Color, previous: Move, reply: Move) {
         self.countermoves[previous_side as usize][previous.role() as usize]
             [previous.to() as usize] = Some(reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn continuation_history_learns_per_predecessor() {
+        let board = Board::default();
+        let e4 = board.parse_uci("e2e4").unwrap();
+        let d4 = board.parse_uci("d2d4").unwrap();
+        let nf3 = board.parse_uci("g1f3").unwrap();
+        let after_e4: Continuations = [Some(PieceTo::of(Color::Black, e4)), None];
+        let after_d4: Continuations = [Some(PieceTo::of(Color::Black, d4)), None];
+        let mut h = History::default();
+        h.reward_quiet(Color::White, nf3, &[], &after_e4, 8);
+        let butterfly = h.quiet_score(Color::White, nf3, &[None, None]);
+        assert!(butterfly > 0);
+        assert!(h.quiet_score(Color::White, nf3, &after_e4) > butterfly);
+        assert_eq!(h.quiet_score(Color::White, nf3, &after_d4), butterfly);
+    }
+
+    #[test]
+    fn gravity_keeps_entries_bounded() {
+        let board = Board::default();
+        let nf3 = board.parse_uci("g1f3").unwrap();
+        let nc3 = board.parse_uci("b1c3").unwrap();
+        let mut h = History::default();
+        for _ in 0..1000 {
+            h.reward_quiet(Color::White, nf3, &[nc3], &[None, None], 20);
+            h.reward_captures(Color::White, Some(nf3), &[nc3], 20);
+        }
+        assert!(h.quiet_score(Color::White, nf3, &[None, None]) <= HISTORY_MAX);
+        assert!(h.quiet_score(Color::White, nc3, &[None, None]) >= -HISTORY_MAX);
+        assert!(h.capture_score(Color::White, nf3) <= HISTORY_MAX);
     }
 }

@@ -8,7 +8,8 @@
 //! - [`eval`] scores a position from the side to move; [`see`] plays out exchanges with its
 //!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
 //!   threads share besides the stop flag and node counters; [`history`] keeps killers,
-//!   countermoves and history; [`time`] turns UCI clocks into soft/hard deadlines.
+//!   countermoves and the history tables; [`time`] turns UCI clocks into soft/hard
+//!   deadlines.
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).

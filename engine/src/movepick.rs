@@ -9,7 +9,7 @@
 use shakmaty::{Move, MoveList, Role};
 
 use crate::board::Board;
-use crate::history::History;
+use crate::history::{Continuations, History};
 use crate::see::see_ge;
 use crate::see::see_value;
 
@@ -37,12 +37,17 @@ pub fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
 }
 
-/// Most valuable victim, least valuable attacker.
+/// Most valuable victim first; among equal victims, the better capture history.
 #[inline]
-fn mvv_lva(m: Move) -> i32 {
+fn mvv_history(m: Move, capture_history: i32) -> i32 {
     let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-    victim * 8 - m.role() as i32
+    victim * MVV_SCALE + capture_history / CAPTURE_HISTORY_DIVISOR
 }
+
+/// Victim values weigh this much against capture history (at most ±HISTORY_MAX / DIVISOR,
+/// less than the step from a pawn to a knight).
+const MVV_SCALE: i32 = 16;
+const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 
 /// Hands out the moves of one node, best first.
 pub struct MovePicker {
@@ -59,6 +64,7 @@ impl MovePicker {
         history: &History,
         ply: usize,
         previous: Option<Move>,
+        continuations: &Continuations,
     ) -> Self {
         let moves = board.legal_moves();
         let pos = board.pos();
@@ -70,12 +76,13 @@ impl MovePicker {
             *score = if tt_packed != 0 && Board::pack(m) == tt_packed {
                 TT_MOVE
             } else if m.promotion().is_some_and(|r| r != Role::Queen) {
-                UNDER_PROMOTION + mvv_lva(m)
+                UNDER_PROMOTION + mvv_history(m, 0)
             } else if !is_quiet(m) {
+                let ordering = mvv_history(m, history.capture_score(side, m));
                 if see_ge(pos, m, 0) {
-                    GOOD_CAPTURE + mvv_lva(m)
+                    GOOD_CAPTURE + ordering
                 } else {
-                    BAD_CAPTURE + mvv_lva(m)
+                    BAD_CAPTURE + ordering
                 }
             } else if Some(m) == killers[0] {
                 KILLER[0]
@@ -84,7 +91,7 @@ impl MovePicker {
             } else if Some(m) == countermove {
                 COUNTERMOVE
             } else {
-                history.quiet_score(side, m)
+                history.quiet_score(side, m, continuations)
             };
         }
         MovePicker {
@@ -95,7 +102,7 @@ impl MovePicker {
     }
 
     /// Captures and promotions only (or every evasion when in check), for quiescence.
-    pub fn noisy(board: &Board) -> Self {
+    pub fn noisy(board: &Board, history: &History) -> Self {
         let mut moves = board.legal_moves();
         let in_check = board.in_check();
         if !in_check {
@@ -106,7 +113,7 @@ impl MovePicker {
             *score = if is_quiet(m) {
                 0
             } else {
-                GOOD_CAPTURE + mvv_lva(m)
+                GOOD_CAPTURE + mvv_history(m, history.capture_score(board.turn(), m))
             };
         }
         MovePicker {

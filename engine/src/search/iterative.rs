@@ -66,6 +66,9 @@ pub(crate) fn iterate(
         };
     }
 
+    // The root's static eval, so that `improving` can compare against it at ply 2.
+    td.stack[0].static_eval = (!td.board.in_check()).then(|| evaluate(td.board.pos()));
+
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as i32 - 1)
@@ -238,7 +241,7 @@ fn root_search(
             });
         }
         let moves_searched = i - td.pv_index;
-        td.stack[0].current_move = Some(mv);
+        td.set_move(0, Some(mv));
         td.board.make(mv);
         let reduction = i32::from(
             moves_searched >= ROOT_LMR_MOVES

@@ -16,7 +16,7 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use crate::board::Board;
-use crate::history::History;
+use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
 use crate::score::MAX_PLY;
@@ -129,6 +129,8 @@ pub(crate) struct StackEntry {
     pub static_eval: Option<i32>,
     /// The move made from this ply (None for a null move or not yet chosen).
     pub current_move: Option<Move>,
+    /// The same move as continuation history keys it.
+    pub piece_to: Option<PieceTo>,
     pub null_move: bool,
 }
 
@@ -221,6 +223,22 @@ impl ThreadData {
         if time.hard_limit_reached() {
             self.stopped = true;
         }
+    }
+
+    /// Records the move about to be made from `ply` (None for a null move).
+    #[inline]
+    pub(crate) fn set_move(&mut self, ply: usize, m: Option<Move>) {
+        let side = self.board.turn();
+        let entry = &mut self.stack[ply];
+        entry.current_move = m;
+        entry.piece_to = m.map(|m| PieceTo::of(side, m));
+    }
+
+    /// The moves one and two plies before `ply`, for continuation history.
+    #[inline]
+    pub(crate) fn continuations(&self, ply: usize) -> Continuations {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].piece_to);
+        [back(1), back(2)]
     }
 
     /// A new best move at `ply`: its line is the move followed by the child's line.

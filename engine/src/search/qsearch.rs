@@ -66,7 +66,7 @@ pub(super) fn qsearch<const PV: bool>(
         best_score = eval;
     }
 
-    let picker = MovePicker::noisy(board);
+    let picker = MovePicker::noisy(board, &td.history);
     if in_check && picker.is_empty() {
         return mated_in(ply);
     }
