@@ -212,3 +212,85 @@ fn own_mate_suite_is_proved_again() {
     }
     assert_eq!(checked, 15);
 }
+
+/// Property test (proptest): text made of FEN fields, EPD operations, quotes, semicolons
+/// and arbitrary characters never makes the EPD parser panic, and every non-blank,
+/// non-comment line comes back as a record or as an error with its line number.
+mod fuzz {
+    use cutoff_engine::epd::parse_suite;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "8/8/8/8/8/8/8/K6k",
+        "4k3/8/8/8/8/8/8/4K2R",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "HAha",
+        "Kk",
+        "q",
+        "-",
+        "e3",
+        "e6",
+        "bm",
+        "am",
+        "dm",
+        "id",
+        "c0",
+        "pm",
+        "ce",
+        "acd",
+        "hmvc",
+        "fmvn",
+        "\"ECM.001\"",
+        "\"Qf4=10, Re2=3\"",
+        "\"",
+        ";",
+        "#3",
+        "#-2",
+        "#0",
+        "Qxf7+",
+        "e8=Q",
+        "O-O",
+        "O-O-O",
+        "Kb2!?",
+        "Nf3",
+        "0",
+        "99",
+        "-5",
+        "18446744073709551616",
+        " ",
+        "\t",
+        "\r",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        let token = prop_oneof![
+            8 => prop::sample::select(PIECES).prop_map(str::to_string),
+            1 => any::<String>(),
+        ];
+        prop::collection::vec(token, 0..14).prop_map(|t| t.join(" "))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+        #[test]
+        fn no_text_makes_the_parser_panic(
+            lines in prop::collection::vec(line(), 0..6),
+            chess960 in any::<bool>(),
+        ) {
+            let text = lines.join("\n");
+            let suite = parse_suite(&text, chess960);
+            let expected = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .count();
+            prop_assert_eq!(suite.records.len() + suite.errors.len(), expected);
+            for e in &suite.errors {
+                prop_assert!(e.line >= 1 && !e.message.is_empty());
+            }
+        }
+    }
+}

@@ -324,3 +324,97 @@ mod tests {
         assert_eq!(go.perft, Some(3));
     }
 }
+
+/// Property tests (proptest): lines made of the protocol's own words, numbers at and
+/// beyond the edges of their types, and arbitrary text never make the parser panic,
+/// and every refusal says why.
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "uci",
+        "debug",
+        "on",
+        "off",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "register",
+        "later",
+        "code",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "searchmoves",
+        "ponder",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "infinite",
+        "perft",
+        "stop",
+        "ponderhit",
+        "quit",
+        "d",
+        "eval",
+        "bench",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move",
+        "Overhead",
+        "Clear",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+        "true",
+        "false",
+        "e2e4",
+        "e7e8q",
+        "e1h1",
+        "0000",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "HAha",
+        "-",
+        "e3",
+        "0",
+        "1",
+        "-1",
+        "+",
+        "\t",
+        "\u{0}",
+        "é",
+    ];
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => prop::sample::select(WORDS).prop_map(str::to_string),
+            1 => any::<i64>().prop_map(|n| n.to_string()),
+            1 => any::<u64>().prop_map(|n| format!("{n}9")),
+            1 => any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn no_line_makes_the_parser_panic(tokens in prop::collection::vec(token(), 0..16)) {
+            if let Err(message) = super::parse(&tokens.join(" ")) {
+                prop_assert!(!message.is_empty());
+            }
+        }
+    }
+}
