@@ -2,27 +2,16 @@
 //! fixed node budget.
 //!
 //! The tests read the copies in `epd/public/` (subsets of public suites with their awkward
-//! lines, sources in `epd/README.md`). The `#[ignore]`d tests check the full suites in
-//! `../shared/epd`, which exists only beside our own checkouts: `.ci/run` runs them there.
+//! lines, sources in `epd/README.md`). The `#[ignore]`d tests check the full public suites
+//! in the folder `CUTOFF_FULL_SUITES` names (see `tests/suites`); `.ci/run` runs them.
+
+mod suites;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cutoff_engine::epd::{Goal, parse_suite};
-
-/// A file of the repository's `epd/public/`.
-fn public(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("epd/public")
-        .join(name)
-}
-
-/// A file of the full public suites beside the checkout (ignored tests only).
-fn shared(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/epd")
-        .join(path)
-}
+use suites::{full, public};
 
 fn load(path: &Path) -> String {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -51,9 +40,9 @@ fn ecm_first_300_load() {
 }
 
 #[test]
-#[ignore = "needs ../shared: run with --include-ignored"]
+#[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_ecm_loads() {
-    assert_loads(&shared("tactical/ECM.epd"), 879, is_best);
+    assert_loads(&full("tactical/ECM.epd"), 879, is_best);
 }
 
 #[test]
@@ -62,9 +51,9 @@ fn matetrack_first_500_load() {
 }
 
 #[test]
-#[ignore = "needs ../shared: run with --include-ignored"]
+#[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_matetrack_loads() {
-    assert_loads(&shared("mate/matetrack.epd"), 6554, is_mate_goal);
+    assert_loads(&full("mate/matetrack.epd"), 6554, is_mate_goal);
 }
 
 #[test]
@@ -119,9 +108,9 @@ fn every_public_copy_loads() {
 }
 
 #[test]
-#[ignore = "needs ../shared: run with --include-ignored"]
-fn every_shared_tactical_suite_loads() {
-    assert_every_suite_loads(&shared("tactical"));
+#[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
+fn every_full_tactical_suite_loads() {
+    assert_every_suite_loads(&full("tactical"));
 }
 
 #[test]

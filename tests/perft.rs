@@ -2,28 +2,17 @@
 //! incremental Zobrist key checked against a from-scratch hash at every node.
 //!
 //! The tests read `epd/public/perft/` (copies, sources in `epd/README.md`); the
-//! `#[ignore]`d ones also read the full suites in `../shared/epd/perft`, which `.ci/run`
-//! runs where that folder exists.
+//! `#[ignore]`d ones also read the full suites in the folder `CUTOFF_FULL_SUITES` names
+//! (see `tests/suites`), which `.ci/run` sets where the suites exist.
+
+mod suites;
 
 use std::path::{Path, PathBuf};
 
 use cutoff_engine::board::Board;
 use cutoff_engine::perft::{divide, perft};
 use rayon::prelude::*;
-
-/// A suite copied into the repository.
-fn public(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("epd/public/perft")
-        .join(name)
-}
-
-/// A full suite beside the checkout (ignored tests only).
-fn shared(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/epd/perft")
-        .join(name)
-}
+use suites::{full, public};
 
 fn suite(path: &Path) -> Vec<(String, Vec<(u32, u64)>)> {
     let text = std::fs::read_to_string(path)
@@ -72,35 +61,35 @@ fn check_suite(path: &Path, max_depth: u32, chess960: bool) {
 
 #[test]
 fn standard_suite_depth_4() {
-    check_suite(&public("standard.epd"), 4, false);
+    check_suite(&public("perft/standard.epd"), 4, false);
 }
 
 #[test]
 fn whittington_suite_depth_4() {
-    check_suite(&public("perft-whittington.epd"), 4, false);
+    check_suite(&public("perft/perft-whittington.epd"), 4, false);
 }
 
 #[test]
 fn fischer_first_120_depth_4() {
-    check_suite(&public("fischer-120.epd"), 4, true);
+    check_suite(&public("perft/fischer-120.epd"), 4, true);
 }
 
 #[test]
-#[ignore = "slow: run with --include-ignored"]
+#[ignore = "slow: run with --ignored"]
 fn standard_suite_depth_5() {
-    check_suite(&public("standard.epd"), 5, false);
+    check_suite(&public("perft/standard.epd"), 5, false);
 }
 
 #[test]
-#[ignore = "needs ../shared: run with --include-ignored"]
+#[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_fischer_suite_depth_4() {
-    check_suite(&shared("fischer.epd"), 4, true);
+    check_suite(&full("perft/fischer.epd"), 4, true);
 }
 
 #[test]
-#[ignore = "needs ../shared: run with --include-ignored"]
+#[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_marcel_suite_depth_3() {
-    check_suite(&shared("perft-marcel.epd"), 3, false);
+    check_suite(&full("perft/perft-marcel.epd"), 3, false);
 }
 
 fn check_keys(board: &mut Board, depth: u32) -> u64 {
@@ -125,9 +114,9 @@ fn check_keys(board: &mut Board, depth: u32) -> u64 {
 #[test]
 fn incremental_key_matches_full_hash_at_every_node() {
     for (name, depth, chess960) in [
-        ("standard.epd", 3, false),
-        ("perft-whittington.epd", 3, false),
-        ("fischer-120.epd", 3, true),
+        ("perft/standard.epd", 3, false),
+        ("perft/perft-whittington.epd", 3, false),
+        ("perft/fischer-120.epd", 3, true),
     ] {
         suite(&public(name)).par_iter().for_each(|(fen, _)| {
             let mut board = Board::from_fen(fen, chess960).unwrap();
@@ -138,7 +127,7 @@ fn incremental_key_matches_full_hash_at_every_node() {
 
 #[test]
 fn null_move_key_matches_full_hash() {
-    for (fen, _) in suite(&public("standard.epd")) {
+    for (fen, _) in suite(&public("perft/standard.epd")) {
         let mut board = Board::from_fen(&fen, false).unwrap();
         for m in board.legal_moves() {
             board.make(m);

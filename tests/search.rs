@@ -4,7 +4,8 @@
 //! binary), MultiPV, and legal moves out of a tiny transposition table shared by several
 //! threads.
 
-use std::path::PathBuf;
+mod suites;
+
 use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -118,14 +119,6 @@ fn assert_pv_legal(board: &Board, pv: &[Move], what: &str) {
         );
         pos.play_unchecked(*m);
     }
-}
-
-/// A suite copied into the repository's `epd/public/` (sources in `epd/README.md`).
-fn public_epd(rel: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("epd/public")
-        .join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// The `Report::Iteration`s of the last depth reached: from the last report of line 1 on
@@ -734,7 +727,9 @@ fn multipv_reports_distinct_ordered_lines() {
 #[test]
 fn tiny_shared_table_gives_legal_moves() {
     let _guard = heavy();
-    let text = public_epd("tactical/ECM-300.epd");
+    let path = suites::public("tactical/ECM-300.epd");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let boards: Vec<Board> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
