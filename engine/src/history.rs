@@ -92,11 +92,16 @@ fn update_i16(entry: &mut i16, delta: i32) {
     *entry = value as i16;
 }
 
-/// The captured role's slot in capture history.
+/// The capture-history slot of `m`, made by `side`: moving piece, target, captured role
+/// (promotions without a capture take the king's slot, which no capture fills).
 #[inline]
-fn captured_index(m: Move) -> usize {
-    m.capture()
-        .map_or(Role::King as usize - 1, |r| r as usize - 1)
+fn capture_slot(side: Color, m: Move) -> (usize, usize, usize) {
+    let captured = m.capture().unwrap_or(Role::King);
+    (
+        piece_index(side, m.role()),
+        m.to() as usize,
+        captured as usize - 1,
+    )
 }
 
 impl History {
@@ -124,7 +129,8 @@ impl History {
     /// The capture-history score of a capture or promotion.
     #[inline]
     pub fn capture_score(&self, side: Color, m: Move) -> i32 {
-        self.capture[piece_index(side, m.role())][m.to() as usize][captured_index(m)]
+        let (piece, to, captured) = capture_slot(side, m);
+        self.capture[piece][to][captured]
     }
 
     fn update_quiet(&mut self, side: Color, m: Move, continuations: &Continuations, delta: i32) {
@@ -160,10 +166,8 @@ impl History {
         let b = bonus(depth);
         let updates = tried.iter().map(|&m| (m, -b)).chain(best.map(|m| (m, b)));
         for (m, delta) in updates {
-            update(
-                &mut self.capture[piece_index(side, m.role())][m.to() as usize][captured_index(m)],
-                delta,
-            );
+            let (piece, to, captured) = capture_slot(side, m);
+            update(&mut self.capture[piece][to][captured], delta);
         }
     }
 

@@ -10,8 +10,7 @@ use shakmaty::{Move, MoveList, Role};
 
 use crate::board::Board;
 use crate::history::{Continuations, History};
-use crate::see::see_ge;
-use crate::see::see_value;
+use crate::see::{see_ge, see_value};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
