@@ -7,6 +7,7 @@ mod lab;
 mod options;
 mod output;
 mod session;
+mod syzygy;
 
 use std::process::ExitCode;
 
@@ -64,6 +65,10 @@ enum Tool {
         /// Read castling rights as Chess960.
         #[arg(long)]
         chess960: bool,
+        /// Syzygy tablebase folders (as the UCI option SyzygyPath: `:`-separated, `;` on
+        /// Windows).
+        #[arg(long, value_name = "PATH")]
+        syzygy: Option<String>,
     },
     /// Count the leaf nodes of the legal move tree.
     Perft {
@@ -125,6 +130,7 @@ fn main() -> ExitCode {
             jobs,
             json,
             chess960,
+            syzygy,
         }) => {
             let settings = epd::EpdRun {
                 files,
@@ -136,6 +142,7 @@ fn main() -> ExitCode {
                 jobs: jobs as usize,
                 json,
                 chess960,
+                syzygy,
             };
             if epd::run(&settings) {
                 ExitCode::SUCCESS
