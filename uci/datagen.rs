@@ -55,7 +55,8 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Random legal plies played before the engine takes over (default: 8 from the start
-    /// position without a book, 0 after a book position).
+    /// position without a book, 2 after a book position, so that games from the same book
+    /// position differ).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     pub random_plies: Option<u32>,
     /// Seed of every random choice: the same seed and settings write the same file.
@@ -138,7 +139,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let default_plies = if openings.book.is_empty() {
         datagen::DEFAULT_RANDOM_PLIES
     } else {
-        0
+        datagen::DEFAULT_BOOK_RANDOM_PLIES
     };
     let settings = Settings {
         nodes: args.nodes,
@@ -413,12 +414,12 @@ impl Progress {
         let rate = tally.rate(self.start.elapsed());
         match (&self.bar, self.target) {
             (Some(bar), Target::Games(_)) => {
-                bar.set_position(tally.games);
                 bar.set_message(format!("games, {} positions, {rate:.0}/s", tally.positions));
+                bar.set_position(tally.games);
             }
             (Some(bar), Target::Positions(_)) => {
-                bar.set_position(tally.positions);
                 bar.set_message(format!("positions, {} games, {rate:.0}/s", tally.games));
+                bar.set_position(tally.positions);
             }
             (None, _) if self.last_status.elapsed() >= STATUS_INTERVAL => {
                 self.last_status = Instant::now();

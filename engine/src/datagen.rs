@@ -23,6 +23,9 @@ use crate::search::{SearchOptions, Searcher};
 pub const DEFAULT_NODES: u64 = 5_000;
 /// Random plies from the start position that open a game when no book is given.
 pub const DEFAULT_RANDOM_PLIES: usize = 8;
+/// Random plies after a book position: a game is a function of its opening, so without
+/// them two games drawing the same book position would be the same game.
+pub const DEFAULT_BOOK_RANDOM_PLIES: usize = 2;
 /// Table size of each game's searcher (MB). A move at the default budget stores a few
 /// thousand entries, so 2 MB (131,072 entries) holds several moves' worth and stays in a
 /// core's cache: datagen ran about 10 % faster than with 16 MB (CPU time, same games).
