@@ -11,7 +11,7 @@
 //! in centipawns from White's view (an exact integer), and the game's result from White's
 //! view (`1.0`, `0.5` or `0.0`). [`Game::write_lines`] writes it and [`parse_line`] reads it.
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use crate::board::Board;
 use crate::limits::Limits;
@@ -42,15 +42,18 @@ pub const MAX_OPENING_TRIES: usize = 1_000;
 pub const WIN_SCORE: i32 = 1_000;
 pub const WIN_PLIES: usize = 4;
 /// A game is drawn once DRAW_PLIES consecutive searches score within ±DRAW_SCORE, from
-/// game ply DRAW_MIN_PLY on (earlier, a level score is no sign the game is a dead draw).
+/// the DRAW_MIN_PLY-th search of the game on (earlier, a level score is no sign the game
+/// is a dead draw).
 pub const DRAW_SCORE: i32 = 10;
 pub const DRAW_PLIES: usize = 10;
-pub const DRAW_MIN_PLY: u32 = 80;
+pub const DRAW_MIN_PLY: usize = 72;
 
-/// Positions before this game ply (counted from the initial position, as the FEN's move
-/// number does) are not written: the opening's labels say more about the random moves
-/// or the book than about the position.
-pub const MIN_RECORDED_PLY: u32 = 16;
+/// The positions of a game's first SKIPPED_PLIES searches are not written: they still
+/// carry the opening's disorder (random plies leave pieces hanging, and the first replies
+/// sort it out), so their labels say more about the opening than about the position.
+/// Plies are counted from the end of the opening because a book's EPD lines carry no
+/// move number.
+pub const SKIPPED_PLIES: usize = 8;
 
 /// Separates the fields of a line.
 pub const FIELD_SEPARATOR: &str = " | ";
@@ -149,7 +152,7 @@ pub struct Game {
     pub samples: Vec<Sample>,
     pub outcome: Outcome,
     pub ending: Ending,
-    /// Plies the engine searched (the opening's random plies not counted).
+    /// Moves the engine played (the opening's random plies not counted).
     pub plies: usize,
 }
 
@@ -276,12 +279,6 @@ pub fn play_game(
     ))
 }
 
-/// Game ply of a position, from its move number: 0 for the initial position.
-fn game_ply(board: &Board) -> u32 {
-    let pos = board.pos();
-    2 * (pos.fullmoves().get() - 1) + u32::from(pos.turn() == Color::Black)
-}
-
 /// Counts consecutive plies a condition held for; a win streak keeps the winning side.
 #[derive(Default)]
 struct Adjudicator {
@@ -291,8 +288,9 @@ struct Adjudicator {
 }
 
 impl Adjudicator {
-    /// Takes one more search score (White's view); returns the outcome once decided.
-    fn update(&mut self, white_score: i32, ply: u32) -> Option<(Outcome, Ending)> {
+    /// Takes the score (White's view) of the game's `searches`-th search; returns the
+    /// outcome once decided.
+    fn update(&mut self, white_score: i32, searches: usize) -> Option<(Outcome, Ending)> {
         let leader = if white_score >= WIN_SCORE {
             Some(Color::White)
         } else if white_score <= -WIN_SCORE {
@@ -311,7 +309,7 @@ impl Adjudicator {
         {
             return Some((Outcome::win_for(side), Ending::AdjudicatedWin));
         }
-        self.draw_plies = if ply >= DRAW_MIN_PLY && white_score.abs() <= DRAW_SCORE {
+        self.draw_plies = if searches >= DRAW_MIN_PLY && white_score.abs() <= DRAW_SCORE {
             self.draw_plies + 1
         } else {
             0
@@ -325,7 +323,7 @@ impl Adjudicator {
 fn drawn_by_rule(board: &Board) -> Option<Ending> {
     if board.is_insufficient_material() {
         Some(Ending::InsufficientMaterial)
-    } else if board.is_fifty_move_draw() && !board.in_check() {
+    } else if board.is_fifty_move_draw() && !(board.in_check() && board.legal_moves().is_empty()) {
         Some(Ending::FiftyMoves)
     } else if board.is_repetition(0) {
         Some(Ending::Repetition)
@@ -366,18 +364,16 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
                 (Outcome::Draw, Ending::Stalemate)
             };
         };
-        let ply = game_ply(&board);
         // A static evaluation cannot judge a position in check or one whose best move
         // wins or changes material, nor put a number on a mate.
-        if ply >= MIN_RECORDED_PLY && !board.in_check() && is_quiet(best) && !is_mate(result.score)
-        {
+        if plies >= SKIPPED_PLIES && !board.in_check() && is_quiet(best) && !is_mate(result.score) {
             samples.push(Sample {
                 fen: board.fen(),
                 score: white_score,
             });
         }
         plies += 1;
-        if let Some(decided) = adjudicator.update(white_score, ply) {
+        if let Some(decided) = adjudicator.update(white_score, plies) {
             break decided;
         }
         board.make(best);
@@ -394,6 +390,7 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     fn settings(nodes: u64) -> Settings {
         Settings {
@@ -436,7 +433,11 @@ mod tests {
                 let board = Board::from_fen(&sample.fen, false).unwrap();
                 assert!(!board.in_check(), "{}", sample.fen);
                 assert!(!is_mate(sample.score), "{}", sample.fen);
-                assert!(game_ply(&board) >= MIN_RECORDED_PLY, "{}", sample.fen);
+                // Games from the start position: the FEN's move number counts every ply.
+                let pos = board.pos();
+                let ply = 2 * (pos.fullmoves().get() - 1) + u32::from(pos.turn() == Color::Black);
+                let first = DEFAULT_RANDOM_PLIES + SKIPPED_PLIES;
+                assert!(ply as usize >= first, "{}", sample.fen);
             }
             kept += game.samples.len();
             searched += game.plies;
@@ -482,6 +483,15 @@ mod tests {
         }
     }
 
+    /// The fifty-move rule draws a position in check unless it is mate.
+    #[test]
+    fn mate_on_the_hundredth_half_move_still_counts() {
+        let check = Board::from_fen("k7/8/1K6/8/8/8/8/R7 b - - 100 80", false).unwrap();
+        assert_eq!(drawn_by_rule(&check), Some(Ending::FiftyMoves));
+        let mate = Board::from_fen("k6R/8/1K6/8/8/8/8/8 b - - 100 80", false).unwrap();
+        assert_eq!(drawn_by_rule(&mate), None);
+    }
+
     #[test]
     fn adjudication_needs_agreement_in_a_row() {
         let mut a = Adjudicator::default();
@@ -502,19 +512,12 @@ mod tests {
         for ply in DRAW_MIN_PLY - 5..DRAW_MIN_PLY {
             assert_eq!(a.update(0, ply), None);
         }
-        for ply in DRAW_MIN_PLY..DRAW_MIN_PLY + DRAW_PLIES as u32 - 1 {
+        for ply in DRAW_MIN_PLY..DRAW_MIN_PLY + DRAW_PLIES - 1 {
             assert_eq!(a.update(DRAW_SCORE, ply), None);
         }
         assert_eq!(
             a.update(-DRAW_SCORE, 200),
             Some((Outcome::Draw, Ending::AdjudicatedDraw))
         );
-    }
-
-    #[test]
-    fn game_ply_counts_from_the_initial_position() {
-        assert_eq!(game_ply(&Board::default()), 0);
-        let board = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 9", false).unwrap();
-        assert_eq!(game_ply(&board), 17);
     }
 }
