@@ -146,7 +146,10 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         depth: args.depth,
         random_plies: args.random_plies.map_or(default_plies, |p| p as usize),
     };
-    let Some(target) = (args.games.map(Target::Games)).or(args.positions.map(Target::Positions))
+    let Some(target) = args
+        .games
+        .map(Target::Games)
+        .or(args.positions.map(Target::Positions))
     else {
         eprintln!("cutoff datagen: give --games or --positions");
         return ExitCode::from(2);
