@@ -2,6 +2,7 @@
 //! engine's tools from the command line.
 
 mod command;
+mod datagen;
 mod epd;
 mod lab;
 mod options;
@@ -94,6 +95,12 @@ enum Tool {
         #[command(flatten)]
         args: lab::LabArgs,
     },
+    /// Self-play training data: games of Cutoff against itself at a fixed node budget,
+    /// one `FEN | score | result` line per quiet position, appended to --output.
+    Datagen {
+        #[command(flatten)]
+        args: datagen::DatagenArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -170,5 +177,6 @@ fn main() -> ExitCode {
             }
         }
         Some(Tool::Lab { args }) => lab::run(&args),
+        Some(Tool::Datagen { args }) => datagen::run(&args),
     }
 }

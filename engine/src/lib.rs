@@ -15,7 +15,8 @@
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
-//! - [`perft`], [`bench`] and [`epd`] drive the board and the search.
+//! - [`perft`], [`bench`], [`epd`] and [`datagen`] (self-play training data) drive the
+//!   board and the search.
 //!
 //! The engine never prints: searches report through a callback.
 
@@ -23,6 +24,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod history;
