@@ -9,7 +9,8 @@
 //!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
 //!   threads share besides the stop flag and node counters; [`history`] keeps killers,
 //!   countermoves and the history tables; [`time`] turns UCI clocks into soft/hard
-//!   deadlines.
+//!   deadlines; [`skill`] maps a playing strength onto a node budget and a noisy choice
+//!   among MultiPV lines.
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
@@ -31,5 +32,6 @@ pub mod perft;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
