@@ -37,10 +37,13 @@ pub const LEVELS_PER_HALVING: f64 = 2.0;
 /// linearly to 0 at full strength.
 pub const NOISE_AT_BOTTOM: f64 = 300.0;
 
-/// `UCI_Elo` calibration: the Elo measured at each level (see the README's table), in
-/// increasing order. `UCI_Elo` interpolates linearly between these points; its advertised
-/// range is from the first Elo to the last.
-pub const ELO_AT_LEVEL: &[(i64, f64)] = &[(1320, 0.0), (3000, 19.0)];
+/// `UCI_Elo` calibration: the Elo measured at each level, in increasing order (README,
+/// "Calibration": 24 games a level at 10+0.1 against Stockfish 15.1 limited to a known
+/// `UCI_Elo`, rounded to 10; each figure is good to about ±130–240 Elo). `UCI_Elo`
+/// interpolates linearly between these points, and its advertised range is from the first
+/// Elo to the last: levels above 15 were not measured against an anchor, so only
+/// `Skill Level` reaches them.
+pub const ELO_AT_LEVEL: &[(i64, f64)] = &[(1350, 0.0), (1610, 5.0), (1790, 10.0), (2130, 15.0)];
 
 /// The lowest and highest `UCI_Elo` the calibration covers.
 pub const ELO_MIN: i64 = ELO_AT_LEVEL[0].0;
