@@ -1,8 +1,8 @@
 //! Integration tests of the search through the library API: mates found at the right
 //! distance, draws (stalemate, repetition, perpetual check, fifty-move rule, insufficient
 //! material) scored as draws, every `go` limit honoured, bench determinism (library and
-//! binary), MultiPV, and legal moves out of a tiny transposition table shared by several
-//! threads.
+//! binary), MultiPV, legal moves out of a tiny transposition table shared by several
+//! threads, and the weakened engine's choices.
 
 mod suites;
 
@@ -18,6 +18,7 @@ use cutoff_engine::score::{self, MATE, is_mate, mate_moves};
 use cutoff_engine::search::{
     Report, ScoreBound, SearchInfo, SearchOptions, SearchResult, Searcher,
 };
+use cutoff_engine::skill::{SKILL_LINES, Strength};
 use cutoff_engine::tt::TranspositionTable;
 use shakmaty::{Move, Position};
 
@@ -762,4 +763,89 @@ fn tiny_shared_table_gives_legal_moves() {
             assert_pv_legal(b, &last.pv, &what);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// 7. Strength limiting
+// ---------------------------------------------------------------------------------------
+
+fn weakened(skill: i64) -> SearchOptions {
+    SearchOptions {
+        strength: Strength::from_skill_level(skill),
+        ..SearchOptions::default()
+    }
+}
+
+/// At the lowest level, over the bench positions, each from a fresh searcher (so the seed
+/// is the position key): every move is legal, is one of the reported lines, throws away
+/// less than the level's noise, and is not line 1 an exact number of times.
+#[test]
+fn lowest_level_plays_legal_moves_and_sometimes_not_the_best() {
+    let options = weakened(0);
+    let strength = options.strength.expect("level 0 is weakened");
+    let mut not_best = 0;
+    for fen in bench::POSITIONS {
+        let b = board(fen);
+        let (result, infos) = search(&b, &Limits::depth(60), &options);
+        let best = assert_legal(&b, result.best, fen);
+        let lines = final_iteration(&infos);
+        assert_eq!(
+            lines.len(),
+            SKILL_LINES.min(b.legal_moves().len()),
+            "{fen}: lines searched"
+        );
+        let chosen = lines
+            .iter()
+            .find(|i| i.pv[0] == best)
+            .unwrap_or_else(|| panic!("{fen}: {} is none of the lines", b.uci(best)));
+        assert_eq!(result.score, chosen.score, "{fen}");
+        assert_eq!(result.ponder, chosen.pv.get(1).copied(), "{fen}");
+        assert!(
+            lines[0].score - chosen.score < strength.noise(),
+            "{fen}: {} gives up {} cp",
+            b.uci(best),
+            lines[0].score - chosen.score
+        );
+        // The node budget, not the depth limit, ended the search.
+        assert!(result.depth < 12, "{fen}: depth {}", result.depth);
+        not_best += usize::from(chosen.multipv != 1);
+    }
+    assert_eq!((bench::POSITIONS.len(), not_best), (50, 24));
+}
+
+/// The stated mate policy: a mate the search has seen is played, at every level; mate in
+/// one is always seen (depth 1 completes before the budget is checked).
+#[test]
+fn weakened_engine_never_misses_a_mate_in_one() {
+    let mut searcher = Searcher::new(16).expect("16 MB table");
+    for skill in [0, 7, 19] {
+        for fen in MATE_IN_1 {
+            let b = board(fen);
+            // Repeated searches draw different seeds (the search count is part of it).
+            for _ in 0..5 {
+                let (result, _) =
+                    search_with(&mut searcher, &b, &Limits::depth(60), &weakened(skill));
+                let best = assert_legal(&b, result.best, fen);
+                assert_eq!(result.score, MATE - 1, "{fen} at level {skill}");
+                let after = b.pos().clone().play(best).expect("legal");
+                assert!(
+                    after.is_checkmate(),
+                    "{fen}: {} at level {skill}",
+                    b.uci(best)
+                );
+            }
+        }
+    }
+}
+
+/// Each level down spends fewer nodes (the budget halves every two levels).
+#[test]
+fn lower_levels_search_fewer_nodes() {
+    let b = board(MIDDLEGAME);
+    let nodes: Vec<u64> = [0, 6, 12, 18]
+        .iter()
+        .map(|&skill| search(&b, &Limits::depth(60), &weakened(skill)).0.nodes)
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
+    assert_eq!(nodes, [1121, 9069, 78350, 668375]);
 }

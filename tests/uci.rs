@@ -308,6 +308,9 @@ fn uci_handshake_declares_exact_options() {
         "option name Ponder type check default false",
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2130 min 1350 max 2130",
         "option name Clear Hash type button",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -402,6 +405,12 @@ fn setoption_accepts_every_valid_value() {
         "setoption name UCI_Chess960 value false",
         "setoption name UCI_ShowWDL value true",
         "setoption name UCI_ShowWDL value false",
+        "setoption name Skill Level value 0",
+        "setoption name skill level value 20",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1350",
+        "setoption name UCI_Elo value 2130",
+        "setoption name UCI_LimitStrength value false",
         "setoption name Clear Hash",
         "setoption name clear hash",
         "setoption name SyzygyProbeDepth value 100",
@@ -477,6 +486,122 @@ fn setoption_rejects_bad_values_with_one_error_each() {
     let last = s.infos.last().unwrap();
     assert_eq!(last.multipv, 3, "{s:?}");
     e.quit();
+}
+
+/// The strength options' range errors, word for word.
+#[test]
+fn strength_options_reject_bad_values_exactly() {
+    let mut e = Engine::spawn();
+    for (cmd, reply) in [
+        (
+            "setoption name Skill Level value 21",
+            "option 'Skill Level' must be within 0..20, not 21",
+        ),
+        (
+            "setoption name Skill Level value -1",
+            "option 'Skill Level' must be within 0..20, not -1",
+        ),
+        (
+            "setoption name UCI_Elo value 1000",
+            "option 'UCI_Elo' must be within 1350..2130, not 1000",
+        ),
+        (
+            "setoption name UCI_Elo value 2131",
+            "option 'UCI_Elo' must be within 1350..2130, not 2131",
+        ),
+        (
+            "setoption name UCI_Elo value strong",
+            "option 'UCI_Elo' expects an integer, not 'strong'",
+        ),
+        (
+            "setoption name UCI_LimitStrength value on",
+            "option 'UCI_LimitStrength' expects 'true' or 'false', not 'on'",
+        ),
+    ] {
+        e.send(cmd);
+        assert_eq!(e.expect_error(cmd), format!("info string error: {reply}"));
+    }
+    e.quit();
+}
+
+/// A search's info lines as (depth, multipv, score, nodes, pv), and its best move.
+type Transcript = (Vec<(u32, u32, Score, u64, Vec<String>)>, String);
+
+/// The search a fresh engine runs after `setoptions`. A fresh engine seeds a weakened
+/// choice alike.
+fn fresh_search(setoptions: &[&str], go: &str) -> Transcript {
+    let mut e = Engine::spawn();
+    for cmd in setoptions {
+        e.send(cmd);
+        e.expect_silent(cmd);
+    }
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    let s = search(&mut e, &board(MIDDLEGAME, false, &[]), go);
+    e.quit();
+    let infos = s
+        .infos
+        .into_iter()
+        .map(|i| (i.depth, i.multipv, i.score, i.nodes, i.pv))
+        .collect();
+    (infos, s.best)
+}
+
+/// Skill Level 20 is full strength: the same search, node for node, as an engine never
+/// weakened, also after strength options were set and taken back.
+#[test]
+fn skill_level_20_is_full_strength() {
+    let full = fresh_search(&[], "go depth 9");
+    let restored = fresh_search(
+        &[
+            "setoption name Skill Level value 3",
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1500",
+            "setoption name UCI_LimitStrength value false",
+            "setoption name Skill Level value 20",
+        ],
+        "go depth 9",
+    );
+    assert_eq!(full, restored);
+    assert!(
+        full.0.iter().all(|i| i.1 == 1),
+        "full strength reports one line"
+    );
+}
+
+/// UCI_LimitStrength overrides Skill Level (as in Stockfish): at the lowest Elo it plays
+/// exactly as Skill Level 0, whatever Skill Level says, and reports the four lines it
+/// chose among.
+#[test]
+fn limit_strength_overrides_skill_level() {
+    let level0 = fresh_search(&["setoption name Skill Level value 0"], "go depth 40");
+    let lowest_elo = fresh_search(
+        &[
+            "setoption name Skill Level value 20",
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1350",
+        ],
+        "go depth 40",
+    );
+    assert_eq!(level0, lowest_elo);
+    let (infos, best) = &level0;
+    let last_depth = infos.last().unwrap().0;
+    let last: Vec<_> = infos.iter().filter(|i| i.0 == last_depth).collect();
+    assert_eq!(last.iter().map(|i| i.1).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert!(
+        last.iter().any(|i| &i.4[0] == best),
+        "{best} is none of the lines"
+    );
+    // Skill Level alone weakens too, and a higher Elo searches more.
+    let highest_elo = fresh_search(
+        &[
+            "setoption name Skill Level value 0",
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 2130",
+        ],
+        "go depth 40",
+    );
+    let nodes = |s: &Transcript| s.0.last().unwrap().3;
+    assert!(nodes(&highest_elo) > 50 * nodes(&level0));
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! The UCI options: their declarations, case-insensitive lookup and range checks.
 
+use cutoff_engine::skill::{ELO_MAX, ELO_MIN, TOP_LEVEL};
+
 /// The kind and range of an option, as declared to the GUI.
 pub enum Kind {
     Spin {
@@ -66,6 +68,26 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "UCI_ShowWDL",
         kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "Skill Level",
+        kind: Kind::Spin {
+            default: TOP_LEVEL,
+            min: 0,
+            max: TOP_LEVEL,
+        },
+    },
+    OptionSpec {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: ELO_MAX,
+            min: ELO_MIN,
+            max: ELO_MAX,
+        },
     },
     OptionSpec {
         name: "Clear Hash",

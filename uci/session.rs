@@ -14,6 +14,7 @@ use cutoff_engine::eval;
 use cutoff_engine::limits::Limits;
 use cutoff_engine::perft;
 use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
+use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
 use crate::command::{self, Command, Go};
@@ -50,6 +51,10 @@ pub struct Session {
     show_wdl: bool,
     debug: bool,
     hash_mb: usize,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, combined into `options.strength`.
+    skill_level: i64,
+    limit_strength: bool,
+    elo: i64,
     options: SearchOptions,
     /// The searcher when idle; while a search runs, its worker owns it.
     searcher: Option<Searcher>,
@@ -66,6 +71,9 @@ impl Session {
             show_wdl: false,
             debug: false,
             hash_mb: 16,
+            skill_level: TOP_LEVEL,
+            limit_strength: false,
+            elo: ELO_MAX,
             options: SearchOptions::default(),
             signals: searcher.signals(),
             searcher: Some(searcher),
@@ -208,6 +216,9 @@ impl Session {
                     self.board = board;
                 }
             }
+            ("Skill Level", Value::Spin(level)) => self.skill_level = level,
+            ("UCI_LimitStrength", Value::Check(on)) => self.limit_strength = on,
+            ("UCI_Elo", Value::Spin(elo)) => self.elo = elo,
             ("Clear Hash", Value::Button) => searcher.clear(),
             ("SyzygyPath", Value::String(path)) => {
                 let loaded = syzygy::load(&path);
@@ -225,6 +236,12 @@ impl Session {
             ("Syzygy50MoveRule", Value::Check(on)) => self.options.syzygy.rule50 = on,
             _ => unreachable!("options::check returns only declared options"),
         }
+        // As in Stockfish, UCI_LimitStrength (with UCI_Elo) overrides Skill Level.
+        self.options.strength = if self.limit_strength {
+            Some(Strength::from_elo(self.elo))
+        } else {
+            Strength::from_skill_level(self.skill_level)
+        };
         if self.debug {
             send(&format!("info string {name} set"));
         }

@@ -11,7 +11,8 @@
 //!   keeps killers, countermoves and the history tables; [`time`] turns UCI clocks into
 //!   soft/hard deadlines; [`tablebase`] loads Syzygy tables (reading data files is the
 //!   engine's business, talking to the user is not) and turns probes into scores and
-//!   root-move ranks.
+//!   root-move ranks; [`skill`] maps a playing strength onto a node budget and a noisy
+//!   choice among MultiPV lines.
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
@@ -35,6 +36,7 @@ pub mod perft;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod tablebase;
 pub mod time;
 pub mod tt;

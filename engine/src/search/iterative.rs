@@ -84,16 +84,20 @@ pub(crate) fn root_moves(
     (root_moves, probe)
 }
 
-/// Runs iterative deepening on one thread over `root_moves`. The main thread (id 0)
-/// reports and decides when to stop; helpers search until told to stop.
+/// Runs iterative deepening on one thread over `root_moves`, `multipv` lines. The main
+/// thread (id 0) reports and decides when to stop, starting no new iteration once
+/// `node_budget` nodes are spent (a weakened engine's budget); helpers search until told
+/// to stop.
 pub(crate) fn iterate(
     td: &mut ThreadData,
     shared: &SharedState,
     root_moves: &[RootMove],
     limits: &Limits,
     multipv: usize,
+    node_budget: Option<u64>,
     report: &mut dyn FnMut(Report),
 ) -> SearchResult {
+    td.completed_lines.clear();
     td.root_moves.clear();
     td.root_moves.extend_from_slice(root_moves);
 
@@ -168,6 +172,14 @@ pub(crate) fn iterate(
 
         if !td.is_main() {
             continue;
+        }
+        td.completed_lines.clear();
+        td.completed_lines
+            .extend_from_slice(&td.root_moves[..lines]);
+        // The budget is checked between iterations, so that the last one completes and
+        // every line has an exact score to choose by.
+        if node_budget.is_some_and(|budget| td.total_nodes(shared) >= budget) {
+            break;
         }
         // A mate found and confirmed by deeper iterations will not change: stop, unless
         // told to search on.
@@ -360,6 +372,11 @@ impl ThreadData {
     pub(crate) fn elapsed(&self) -> Duration {
         self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed())
     }
+
+    /// Nodes of all threads, this one's unflushed nodes included.
+    fn total_nodes(&self, shared: &SharedState) -> u64 {
+        shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed_nodes
+    }
 }
 
 fn info(
@@ -377,7 +394,7 @@ fn info(
         multipv,
         score: rm.map_or(score, |rm| rm.reported_score(score)),
         bound,
-        nodes: shared.nodes.load(Ordering::Relaxed) + td.nodes - td.flushed_nodes,
+        nodes: td.total_nodes(shared),
         time: td.elapsed(),
         hashfull: shared.tt.hashfull(),
         tbhits: shared.tb_hits.load(Ordering::Relaxed),

@@ -20,6 +20,7 @@ use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
 use crate::score::MAX_PLY;
+use crate::skill::{Rng, SKILL_LINES, Strength};
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
@@ -76,6 +77,8 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     pub threads: usize,
     pub syzygy: SyzygyOptions,
+    /// Play below full strength (None: full strength).
+    pub strength: Option<Strength>,
 }
 
 /// How the tablebases are used (the UCI options `SyzygyProbeDepth`, `SyzygyProbeLimit`
@@ -107,6 +110,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(10),
             threads: 1,
             syzygy: SyzygyOptions::default(),
+            strength: None,
         }
     }
 }
@@ -193,6 +197,8 @@ pub struct ThreadData {
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
     pub(crate) root_moves: Vec<RootMove>,
+    /// The MultiPV lines of the last completed iteration, best first.
+    pub(crate) completed_lines: Vec<RootMove>,
     pub(crate) pv_index: usize,
     pub(crate) nodes: u64,
     /// Nodes already added to the shared total.
@@ -218,6 +224,7 @@ impl ThreadData {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             root_moves: Vec::new(),
+            completed_lines: Vec::new(),
             pv_index: 0,
             nodes: 0,
             flushed_nodes: 0,
@@ -313,6 +320,9 @@ impl ThreadData {
 pub struct Searcher {
     shared: SharedState,
     threads: Vec<ThreadData>,
+    /// Searches run so far: with the position key, the seed of a weakened engine's choice,
+    /// so that replaying a game replays its moves while new games differ.
+    searches: u64,
 }
 
 impl Searcher {
@@ -334,6 +344,7 @@ impl Searcher {
                 tb_hits: AtomicU64::new(0),
             },
             threads: vec![ThreadData::new(0)],
+            searches: 0,
         }
     }
 
@@ -412,6 +423,13 @@ impl Searcher {
                 .is_main()
                 .then(|| TimeManager::new(limits, options.move_overhead));
         }
+        // A weakened engine searches several lines to choose from and a smaller tree.
+        let (lines, node_budget) = match &options.strength {
+            Some(s) => (options.multipv.max(SKILL_LINES), Some(s.node_budget())),
+            None => (options.multipv, None),
+        };
+        let seed = board.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.searches += 1;
         let (main, helpers) = self.threads.split_at_mut(1);
         let main = &mut main[0];
         const STACK_SIZE: usize = 64 << 20;
@@ -420,7 +438,7 @@ impl Searcher {
                 let spawned = std::thread::Builder::new()
                     .stack_size(STACK_SIZE)
                     .spawn_scoped(scope, move || {
-                        iterative::iterate(td, shared, root_moves, limits, 1, &mut |_| {});
+                        iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {});
                     });
                 if spawned.is_err() {
                     // Too few resources for another thread: search with those we have.
@@ -428,14 +446,38 @@ impl Searcher {
                 }
             }
             let result =
-                iterative::iterate(main, shared, root_moves, limits, options.multipv, report);
+                iterative::iterate(main, shared, root_moves, limits, lines, node_budget, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
             result
         });
+        let result = match &options.strength {
+            Some(strength) => choose_line(result, &main.completed_lines, strength, seed),
+            None => result,
+        };
         SearchResult {
             nodes: shared.nodes.load(Ordering::Relaxed),
             tbhits: shared.tb_hits.load(Ordering::Relaxed),
             ..result
         }
+    }
+}
+
+/// A weakened engine's move: one of the last completed iteration's lines, picked by
+/// `strength` (the best line when no iteration completed).
+fn choose_line(
+    result: SearchResult,
+    lines: &[RootMove],
+    strength: &Strength,
+    seed: u64,
+) -> SearchResult {
+    let scores: Vec<i32> = lines.iter().map(|rm| rm.score).collect();
+    match lines.get(strength.pick(&scores, &mut Rng::new(seed))) {
+        Some(rm) => SearchResult {
+            best: Some(rm.mv),
+            ponder: rm.pv.get(1).copied(),
+            score: rm.score,
+            ..result
+        },
+        None => result,
     }
 }
