@@ -1,0 +1,320 @@
+//! The evaluation's features as one flat, indexed list.
+//!
+//! Every linear term of the evaluation is a (middlegame, endgame) weight times an integer
+//! count. The weights are kept in named tables in [`super::weights`] (a generated file);
+//! this module lays those tables end to end, in the order of [`GROUPS`], as [`WEIGHTS`],
+//! and names each table's first index. The evaluation, its trace and the tuner all address
+//! a weight by that one index, so they cannot disagree about what a feature means.
+//!
+//! The one nonlinear term, king danger, is not in this list: see [`super::king`].
+
+use super::weights as w;
+use super::{Score, Term};
+
+/// One named table of weights, as it appears in the generated weights file.
+pub struct Group {
+    /// Name of the constant in `weights.rs`.
+    pub name: &'static str,
+    /// Doc comment written above the constant (one line).
+    pub doc: &'static str,
+    /// The breakdown row of the `eval` command this table counts towards.
+    pub term: Term,
+    /// Index of the table's first weight in [`WEIGHTS`].
+    pub offset: usize,
+    /// The weights themselves.
+    pub weights: &'static [Score],
+    /// Whether the constant is a single pair rather than an array.
+    pub scalar: bool,
+}
+
+// First index of each table. Each offset is the previous one plus the previous table's
+// length, so lengths can never be miscounted; a compile-time check below makes sure
+// `GROUPS` lists the tables in this same order.
+pub const MATERIAL: usize = 0;
+/// Piece-square tables, one per role from pawn to king, 64 squares each.
+pub const PST: usize = MATERIAL + w::MATERIAL.len();
+const KNIGHT_PST: usize = PST + 64;
+const BISHOP_PST: usize = KNIGHT_PST + 64;
+const ROOK_PST: usize = BISHOP_PST + 64;
+const QUEEN_PST: usize = ROOK_PST + 64;
+const KING_PST: usize = QUEEN_PST + 64;
+pub const KNIGHT_MOBILITY: usize = KING_PST + 64;
+pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + w::KNIGHT_MOBILITY.len();
+pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + w::BISHOP_MOBILITY.len();
+pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + w::ROOK_MOBILITY.len();
+pub const DOUBLED_PAWN: usize = QUEEN_MOBILITY + w::QUEEN_MOBILITY.len();
+pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
+pub const BACKWARD_PAWN: usize = ISOLATED_PAWN + 1;
+pub const PASSED_PAWN: usize = BACKWARD_PAWN + 1;
+pub const PASSED_FREE_PATH: usize = PASSED_PAWN + w::PASSED_PAWN.len();
+pub const PASSED_THEIR_KING: usize = PASSED_FREE_PATH + w::PASSED_FREE_PATH.len();
+pub const PASSED_OUR_KING: usize = PASSED_THEIR_KING + w::PASSED_THEIR_KING.len();
+pub const KING_SHIELD_NEAR: usize = PASSED_OUR_KING + w::PASSED_OUR_KING.len();
+pub const KING_SHIELD_FAR: usize = KING_SHIELD_NEAR + 1;
+pub const KING_SHIELD_MISSING: usize = KING_SHIELD_FAR + 1;
+pub const KING_OPEN_FILE: usize = KING_SHIELD_MISSING + 1;
+pub const BISHOP_PAIR: usize = KING_OPEN_FILE + 1;
+pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+pub const TEMPO: usize = ROOK_HALF_OPEN_FILE + 1;
+/// Number of linear features.
+pub const COUNT: usize = TEMPO + 1;
+
+const fn table(
+    name: &'static str,
+    doc: &'static str,
+    term: Term,
+    offset: usize,
+    weights: &'static [Score],
+) -> Group {
+    Group {
+        name,
+        doc,
+        term,
+        offset,
+        weights,
+        scalar: false,
+    }
+}
+
+const fn pair(
+    name: &'static str,
+    doc: &'static str,
+    term: Term,
+    offset: usize,
+    weight: &'static Score,
+) -> Group {
+    Group {
+        name,
+        doc,
+        term,
+        offset,
+        weights: std::slice::from_ref(weight),
+        scalar: true,
+    }
+}
+
+/// Every table of linear weights, in index order.
+pub const GROUPS: [Group; 26] = [
+    table(
+        "MATERIAL",
+        "Material per role: pawn, knight, bishop, rook, queen.",
+        Term::Material,
+        MATERIAL,
+        &w::MATERIAL,
+    ),
+    table(
+        "PAWN_PST",
+        "Pawn by square from its own side (a1 first, h8 last; Black's squares are mirrored).",
+        Term::Material,
+        PST,
+        &w::PAWN_PST,
+    ),
+    table(
+        "KNIGHT_PST",
+        "Knight by square from its own side.",
+        Term::Material,
+        KNIGHT_PST,
+        &w::KNIGHT_PST,
+    ),
+    table(
+        "BISHOP_PST",
+        "Bishop by square from its own side.",
+        Term::Material,
+        BISHOP_PST,
+        &w::BISHOP_PST,
+    ),
+    table(
+        "ROOK_PST",
+        "Rook by square from its own side.",
+        Term::Material,
+        ROOK_PST,
+        &w::ROOK_PST,
+    ),
+    table(
+        "QUEEN_PST",
+        "Queen by square from its own side.",
+        Term::Material,
+        QUEEN_PST,
+        &w::QUEEN_PST,
+    ),
+    table(
+        "KING_PST",
+        "King by square from its own side.",
+        Term::Material,
+        KING_PST,
+        &w::KING_PST,
+    ),
+    table(
+        "KNIGHT_MOBILITY",
+        "Knight by number of safe squares attacked.",
+        Term::Mobility,
+        KNIGHT_MOBILITY,
+        &w::KNIGHT_MOBILITY,
+    ),
+    table(
+        "BISHOP_MOBILITY",
+        "Bishop by number of safe squares attacked.",
+        Term::Mobility,
+        BISHOP_MOBILITY,
+        &w::BISHOP_MOBILITY,
+    ),
+    table(
+        "ROOK_MOBILITY",
+        "Rook by number of safe squares attacked.",
+        Term::Mobility,
+        ROOK_MOBILITY,
+        &w::ROOK_MOBILITY,
+    ),
+    table(
+        "QUEEN_MOBILITY",
+        "Queen by number of safe squares attacked.",
+        Term::Mobility,
+        QUEEN_MOBILITY,
+        &w::QUEEN_MOBILITY,
+    ),
+    pair(
+        "DOUBLED_PAWN",
+        "A pawn with another pawn of its own colour in front of it on the same file.",
+        Term::Pawns,
+        DOUBLED_PAWN,
+        &w::DOUBLED_PAWN,
+    ),
+    pair(
+        "ISOLATED_PAWN",
+        "A pawn with no pawns of its own colour on the adjacent files.",
+        Term::Pawns,
+        ISOLATED_PAWN,
+        &w::ISOLATED_PAWN,
+    ),
+    pair(
+        "BACKWARD_PAWN",
+        "A pawn behind all its neighbours whose stop square an enemy pawn guards.",
+        Term::Pawns,
+        BACKWARD_PAWN,
+        &w::BACKWARD_PAWN,
+    ),
+    table(
+        "PASSED_PAWN",
+        "Passed pawn by relative rank.",
+        Term::PassedPawns,
+        PASSED_PAWN,
+        &w::PASSED_PAWN,
+    ),
+    table(
+        "PASSED_FREE_PATH",
+        "Passed pawn with no piece on the squares in front of it, by relative rank.",
+        Term::PassedPawns,
+        PASSED_FREE_PATH,
+        &w::PASSED_FREE_PATH,
+    ),
+    table(
+        "PASSED_THEIR_KING",
+        "Per step from the enemy king to a passed pawn's stop square, by relative rank.",
+        Term::PassedPawns,
+        PASSED_THEIR_KING,
+        &w::PASSED_THEIR_KING,
+    ),
+    table(
+        "PASSED_OUR_KING",
+        "Per step from our king to a passed pawn's stop square, by relative rank.",
+        Term::PassedPawns,
+        PASSED_OUR_KING,
+        &w::PASSED_OUR_KING,
+    ),
+    pair(
+        "KING_SHIELD_NEAR",
+        "Own pawn directly in front of the king, on its file or an adjacent one.",
+        Term::KingSafety,
+        KING_SHIELD_NEAR,
+        &w::KING_SHIELD_NEAR,
+    ),
+    pair(
+        "KING_SHIELD_FAR",
+        "Own pawn two squares in front of the king.",
+        Term::KingSafety,
+        KING_SHIELD_FAR,
+        &w::KING_SHIELD_FAR,
+    ),
+    pair(
+        "KING_SHIELD_MISSING",
+        "A shield file with no own pawn within two squares in front of the king.",
+        Term::KingSafety,
+        KING_SHIELD_MISSING,
+        &w::KING_SHIELD_MISSING,
+    ),
+    pair(
+        "KING_OPEN_FILE",
+        "A shield file with no pawns of either colour.",
+        Term::KingSafety,
+        KING_OPEN_FILE,
+        &w::KING_OPEN_FILE,
+    ),
+    pair(
+        "BISHOP_PAIR",
+        "Bishops on both square colours.",
+        Term::BishopPair,
+        BISHOP_PAIR,
+        &w::BISHOP_PAIR,
+    ),
+    pair(
+        "ROOK_OPEN_FILE",
+        "Rook on a file without pawns.",
+        Term::Rooks,
+        ROOK_OPEN_FILE,
+        &w::ROOK_OPEN_FILE,
+    ),
+    pair(
+        "ROOK_HALF_OPEN_FILE",
+        "Rook on a file without own pawns but with enemy pawns.",
+        Term::Rooks,
+        ROOK_HALF_OPEN_FILE,
+        &w::ROOK_HALF_OPEN_FILE,
+    ),
+    pair(
+        "TEMPO",
+        "Bonus for the side to move.",
+        Term::Tempo,
+        TEMPO,
+        &w::TEMPO,
+    ),
+];
+
+/// `GROUPS` lists the tables contiguously, in offset order, and covers every feature.
+const fn groups_are_contiguous() -> bool {
+    let mut next = 0;
+    let mut i = 0;
+    while i < GROUPS.len() {
+        if GROUPS[i].offset != next {
+            return false;
+        }
+        next += GROUPS[i].weights.len();
+        i += 1;
+    }
+    next == COUNT
+}
+const _: () = assert!(groups_are_contiguous());
+
+const fn flatten() -> [Score; COUNT] {
+    let mut out = [Score::ZERO; COUNT];
+    let mut g = 0;
+    while g < GROUPS.len() {
+        let group = &GROUPS[g];
+        let mut i = 0;
+        while i < group.weights.len() {
+            out[group.offset + i] = group.weights[i];
+            i += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+/// Every linear weight, indexed by feature.
+pub const WEIGHTS: [Score; COUNT] = flatten();
+
+/// The table a feature belongs to.
+pub fn group_of(feature: usize) -> &'static Group {
+    let g = GROUPS.partition_point(|g| g.offset <= feature);
+    &GROUPS[g - 1]
+}

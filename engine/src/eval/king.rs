@@ -1,0 +1,105 @@
+//! King safety: the pawn shield in front of the king, and king danger from the enemy
+//! pieces attacking the squares around it.
+//!
+//! King danger is the evaluation's one nonlinear term: attack units (a weight per
+//! attacking role times the king-zone squares that role attacks) are summed, and the
+//! penalty grows with the square of the sum, because a lone attacker rarely mates while
+//! several together often do. The tuner differentiates through it explicitly
+//! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
+
+use shakmaty::{Bitboard, Color, Role};
+
+use super::{Acc, Ctx, Score, Tracer, features, file_mask, ranks_ahead, relative_rank, weights};
+
+/// Fewer attackers than this on the king zone count as no danger.
+pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
+/// The middlegame king-danger penalty is `units² / KING_DANGER_DIVISOR` ...
+pub const KING_DANGER_DIVISOR: i32 = 64;
+/// ... capped at this value ...
+pub const KING_DANGER_MAX: i32 = 500;
+/// ... and the endgame penalty is the middlegame one divided by this.
+pub const KING_DANGER_EG_DIVISOR: i32 = 8;
+
+/// The attacks on one side's king zone, gathered while counting the other side's
+/// mobility.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingAttack {
+    /// Pieces attacking at least one square of the zone.
+    pub attackers: i32,
+    /// Zone squares attacked, summed per attacking role: knight, bishop, rook, queen.
+    pub hits: [i32; 4],
+}
+
+impl KingAttack {
+    /// A piece of `role` attacking `hits` squares of the zone.
+    #[inline(always)]
+    pub(super) fn add(&mut self, role: Role, hits: i32) {
+        if hits > 0 {
+            self.attackers += 1;
+            self.hits[role as usize - 2] += hits;
+        }
+    }
+
+    /// Attack units under the given per-role weights.
+    #[inline(always)]
+    pub fn units(&self, weights: &[i32; 4]) -> i32 {
+        self.hits.iter().zip(weights).map(|(h, w)| h * w).sum()
+    }
+}
+
+/// The king-danger score of the side whose king suffers `attack`, under the per-role
+/// attack-unit `weights`. Zero (no danger) below [`KING_DANGER_MIN_ATTACKERS`].
+#[inline(always)]
+pub fn danger(attack: KingAttack, weights: &[i32; 4]) -> Score {
+    if attack.attackers < KING_DANGER_MIN_ATTACKERS {
+        return Score::ZERO;
+    }
+    let units = attack.units(weights);
+    let mg = (units * units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+    -Score {
+        mg,
+        eg: mg / KING_DANGER_EG_DIVISOR,
+    }
+}
+
+/// Pawn shield and king danger for `color`'s king; `attack` is what the enemy pieces do
+/// to its zone.
+#[inline(always)]
+pub(super) fn king_safety<T: Tracer>(
+    ctx: &Ctx,
+    color: Color,
+    attack: KingAttack,
+    acc: &mut Acc<T>,
+) {
+    let Some(king) = ctx.kings[color as usize] else {
+        return;
+    };
+    let own = ctx.pawns[color as usize];
+    let all_pawns = own | ctx.pawns[(!color) as usize];
+    let ahead = ranks_ahead(color.is_white(), king.rank().to_usize());
+    let king_file = king.file().to_usize();
+    let king_rank = relative_rank(king, color);
+
+    for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
+        let fm = file_mask(file);
+        let shield = own & Bitboard(fm & ahead);
+        let nearest = if color.is_white() {
+            shield.first()
+        } else {
+            shield.last()
+        };
+        let distance = nearest.map_or(8, |p| relative_rank(p, color) - king_rank);
+        let feature = match distance {
+            1 => features::KING_SHIELD_NEAR,
+            2 => features::KING_SHIELD_FAR,
+            _ => features::KING_SHIELD_MISSING,
+        };
+        acc.add(feature, color, 1);
+        if (all_pawns & Bitboard(fm)).is_empty() {
+            acc.add(features::KING_OPEN_FILE, color, 1);
+        }
+    }
+
+    acc.total[color as usize] += danger(attack, &weights::KING_ATTACK_WEIGHT);
+    acc.tracer.king_attack(color, attack);
+}
