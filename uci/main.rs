@@ -7,6 +7,7 @@ mod lab;
 mod options;
 mod output;
 mod session;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -89,6 +90,12 @@ enum Tool {
         #[command(flatten)]
         args: lab::LabArgs,
     },
+    /// Fit the evaluation's weights to labelled positions (`FEN | score | result` lines)
+    /// and write them as Rust source (default: engine/src/eval/weights.rs).
+    Tune {
+        #[command(flatten)]
+        args: tune::TuneArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -163,5 +170,6 @@ fn main() -> ExitCode {
             }
         }
         Some(Tool::Lab { args }) => lab::run(&args),
+        Some(Tool::Tune { args }) => tune::run(&args),
     }
 }
