@@ -30,6 +30,7 @@ pub struct Group {
 // First index of each table. Each offset is the previous one plus the previous table's
 // length, so lengths can never be miscounted; a compile-time check below makes sure
 // `GROUPS` lists the tables in this same order.
+/// Where `weights::MATERIAL` starts.
 pub const MATERIAL: usize = 0;
 /// Piece-square tables, one per role from pawn to king, 64 squares each.
 pub const PST: usize = MATERIAL + w::MATERIAL.len();
@@ -38,24 +39,43 @@ const BISHOP_PST: usize = KNIGHT_PST + 64;
 const ROOK_PST: usize = BISHOP_PST + 64;
 const QUEEN_PST: usize = ROOK_PST + 64;
 const KING_PST: usize = QUEEN_PST + 64;
+/// Where `weights::KNIGHT_MOBILITY` starts.
 pub const KNIGHT_MOBILITY: usize = KING_PST + 64;
+/// Where `weights::BISHOP_MOBILITY` starts.
 pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + w::KNIGHT_MOBILITY.len();
+/// Where `weights::ROOK_MOBILITY` starts.
 pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + w::BISHOP_MOBILITY.len();
+/// Where `weights::QUEEN_MOBILITY` starts.
 pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + w::ROOK_MOBILITY.len();
+/// Where `weights::DOUBLED_PAWN` starts.
 pub const DOUBLED_PAWN: usize = QUEEN_MOBILITY + w::QUEEN_MOBILITY.len();
+/// Where `weights::ISOLATED_PAWN` starts.
 pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
+/// Where `weights::BACKWARD_PAWN` starts.
 pub const BACKWARD_PAWN: usize = ISOLATED_PAWN + 1;
+/// Where `weights::PASSED_PAWN` starts.
 pub const PASSED_PAWN: usize = BACKWARD_PAWN + 1;
+/// Where `weights::PASSED_FREE_PATH` starts.
 pub const PASSED_FREE_PATH: usize = PASSED_PAWN + w::PASSED_PAWN.len();
+/// Where `weights::PASSED_THEIR_KING` starts.
 pub const PASSED_THEIR_KING: usize = PASSED_FREE_PATH + w::PASSED_FREE_PATH.len();
+/// Where `weights::PASSED_OUR_KING` starts.
 pub const PASSED_OUR_KING: usize = PASSED_THEIR_KING + w::PASSED_THEIR_KING.len();
+/// Where `weights::KING_SHIELD_NEAR` starts.
 pub const KING_SHIELD_NEAR: usize = PASSED_OUR_KING + w::PASSED_OUR_KING.len();
+/// Where `weights::KING_SHIELD_FAR` starts.
 pub const KING_SHIELD_FAR: usize = KING_SHIELD_NEAR + 1;
+/// Where `weights::KING_SHIELD_MISSING` starts.
 pub const KING_SHIELD_MISSING: usize = KING_SHIELD_FAR + 1;
+/// Where `weights::KING_OPEN_FILE` starts.
 pub const KING_OPEN_FILE: usize = KING_SHIELD_MISSING + 1;
+/// Where `weights::BISHOP_PAIR` starts.
 pub const BISHOP_PAIR: usize = KING_OPEN_FILE + 1;
+/// Where `weights::ROOK_OPEN_FILE` starts.
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+/// Where `weights::ROOK_HALF_OPEN_FILE` starts.
 pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+/// Where `weights::TEMPO` starts.
 pub const TEMPO: usize = ROOK_HALF_OPEN_FILE + 1;
 /// Number of linear features.
 pub const COUNT: usize = TEMPO + 1;
