@@ -329,22 +329,23 @@ mod tests {
         assert_eq!(data.len(), 5058);
         let settings = Settings {
             lambda: 0.0,
-            learning_rate: 1.0,
+            learning_rate: 0.25,
             batch_size: 256,
         };
         let mut tuner = Tuner::new(&data, settings, model::engine_params());
         let start = tuner.loss(tuner.params());
-        for _ in 0..400 {
+        for _ in 0..1200 {
             tuner.epoch();
         }
         let end = tuner.loss(tuner.params());
         let tempo = &tuner.params()[2 * features::TEMPO..2 * features::TEMPO + 2];
-        // Starting 30 cp off in both phases, tempo ends within 3 cp of the labelling
-        // value (here about 48.4 and 39.7). The loss does not reach zero: 1,000 parameters
-        // on 5,058 positions, each Adam step moving all of them, leave a noise floor.
-        assert!(end < start / 1.5, "loss {start} → {end}");
+        // Starting 30 cp off in both phases, tempo ends within 2 cp of the labelling
+        // value (here about 47.6 and 38.7) and the loss falls by more than 10× (here
+        // 35×). A higher learning rate leaves a higher noise floor: every Adam step moves
+        // all 1,066 parameters, and 5,058 positions pin them down only so far.
+        assert!(end < start / 10.0, "loss {start} → {end}");
         assert!(
-            (tempo[0] - 48.0).abs() < 3.0 && (tempo[1] - 38.0).abs() < 3.0,
+            (tempo[0] - 48.0).abs() < 2.0 && (tempo[1] - 38.0).abs() < 2.0,
             "{tempo:?}"
         );
     }

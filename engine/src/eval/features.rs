@@ -53,8 +53,12 @@ pub const DOUBLED_PAWN: usize = QUEEN_MOBILITY + w::QUEEN_MOBILITY.len();
 pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
 /// Where `weights::BACKWARD_PAWN` starts.
 pub const BACKWARD_PAWN: usize = ISOLATED_PAWN + 1;
+/// Where `weights::PAWN_PHALANX` starts.
+pub const PAWN_PHALANX: usize = BACKWARD_PAWN + 1;
+/// Where `weights::PAWN_SUPPORTED` starts.
+pub const PAWN_SUPPORTED: usize = PAWN_PHALANX + w::PAWN_PHALANX.len();
 /// Where `weights::PASSED_PAWN` starts.
-pub const PASSED_PAWN: usize = BACKWARD_PAWN + 1;
+pub const PASSED_PAWN: usize = PAWN_SUPPORTED + w::PAWN_SUPPORTED.len();
 /// Where `weights::PASSED_FREE_PATH` starts.
 pub const PASSED_FREE_PATH: usize = PASSED_PAWN + w::PASSED_PAWN.len();
 /// Where `weights::PASSED_THEIR_KING` starts.
@@ -75,8 +79,20 @@ pub const BISHOP_PAIR: usize = KING_OPEN_FILE + 1;
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 /// Where `weights::ROOK_HALF_OPEN_FILE` starts.
 pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+/// Where `weights::KNIGHT_OUTPOST` starts.
+pub const KNIGHT_OUTPOST: usize = ROOK_HALF_OPEN_FILE + 1;
+/// Where `weights::BISHOP_OUTPOST` starts.
+pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
+/// Where `weights::THREAT_BY_PAWN` starts.
+pub const THREAT_BY_PAWN: usize = BISHOP_OUTPOST + 1;
+/// Where `weights::THREAT_BY_MINOR` starts.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + w::THREAT_BY_PAWN.len();
+/// Where `weights::THREAT_BY_ROOK` starts.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + w::THREAT_BY_MINOR.len();
+/// Where `weights::HANGING` starts.
+pub const HANGING: usize = THREAT_BY_ROOK + w::THREAT_BY_ROOK.len();
 /// Where `weights::TEMPO` starts.
-pub const TEMPO: usize = ROOK_HALF_OPEN_FILE + 1;
+pub const TEMPO: usize = HANGING + 1;
 /// Number of linear features.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -115,7 +131,7 @@ const fn pair(
 }
 
 /// Every table of linear weights, in index order.
-pub const GROUPS: [Group; 26] = [
+pub const GROUPS: [Group; 34] = [
     table(
         "MATERIAL",
         "Material per role: pawn, knight, bishop, rook, queen.",
@@ -215,6 +231,20 @@ pub const GROUPS: [Group; 26] = [
         &w::BACKWARD_PAWN,
     ),
     table(
+        "PAWN_PHALANX",
+        "A pawn with an own pawn beside it on the same rank, by relative rank.",
+        Term::Pawns,
+        PAWN_PHALANX,
+        &w::PAWN_PHALANX,
+    ),
+    table(
+        "PAWN_SUPPORTED",
+        "A pawn defended by an own pawn, by relative rank.",
+        Term::Pawns,
+        PAWN_SUPPORTED,
+        &w::PAWN_SUPPORTED,
+    ),
+    table(
         "PASSED_PAWN",
         "Passed pawn by relative rank.",
         Term::PassedPawns,
@@ -290,6 +320,48 @@ pub const GROUPS: [Group; 26] = [
         Term::Rooks,
         ROOK_HALF_OPEN_FILE,
         &w::ROOK_HALF_OPEN_FILE,
+    ),
+    pair(
+        "KNIGHT_OUTPOST",
+        "Knight on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.",
+        Term::Outposts,
+        KNIGHT_OUTPOST,
+        &w::KNIGHT_OUTPOST,
+    ),
+    pair(
+        "BISHOP_OUTPOST",
+        "Bishop on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.",
+        Term::Outposts,
+        BISHOP_OUTPOST,
+        &w::BISHOP_OUTPOST,
+    ),
+    table(
+        "THREAT_BY_PAWN",
+        "Enemy piece attacked by a pawn, by its role: knight, bishop, rook, queen.",
+        Term::Threats,
+        THREAT_BY_PAWN,
+        &w::THREAT_BY_PAWN,
+    ),
+    table(
+        "THREAT_BY_MINOR",
+        "Enemy piece attacked by a knight or bishop, by its role: pawn to queen.",
+        Term::Threats,
+        THREAT_BY_MINOR,
+        &w::THREAT_BY_MINOR,
+    ),
+    table(
+        "THREAT_BY_ROOK",
+        "Enemy piece attacked by a rook, by its role: pawn to queen.",
+        Term::Threats,
+        THREAT_BY_ROOK,
+        &w::THREAT_BY_ROOK,
+    ),
+    pair(
+        "HANGING",
+        "Enemy piece (not pawn or king) attacked and not defended at all.",
+        Term::Threats,
+        HANGING,
+        &w::HANGING,
     ),
     pair(
         "TEMPO",

@@ -10,9 +10,10 @@
 //! squares and ranks, so the evaluation is colour symmetric by construction.
 //!
 //! By concern: [`material`] (material and piece-square tables), [`pawns`] (doubled,
-//! isolated, backward and passed pawns), [`pieces`] (mobility, bishop pair, rooks on open
-//! files, and the attacks on the enemy king zone), [`king`] (pawn shield and king danger);
-//! tempo is counted here.
+//! isolated, backward, phalanx, supported and passed pawns), [`pieces`] (mobility, bishop
+//! pair, rooks on open files, outposts, and the attacks on the enemy king zone),
+//! [`threats`] (pieces attacked by weaker pieces, hanging pieces), [`king`] (pawn shield
+//! and king danger); tempo is counted here.
 //!
 //! [`evaluate`] and [`trace`] share a single code path: the evaluation is generic over a
 //! `Tracer` that is told every feature count. [`evaluate`] uses a no-op tracer (no
@@ -25,6 +26,7 @@ mod king;
 mod material;
 mod pawns;
 mod pieces;
+mod threats;
 pub mod weights;
 
 use std::fmt;
@@ -140,13 +142,17 @@ pub enum Term {
     BishopPair,
     /// Rooks on open and half-open files.
     Rooks,
+    /// Knights and bishops on outposts.
+    Outposts,
+    /// Enemy pieces attacked by pawns, minors and rooks; hanging pieces.
+    Threats,
     /// Bonus for the side to move.
     Tempo,
 }
 
 impl Term {
     /// Number of terms.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 10;
     /// All terms, in display order.
     pub const ALL: [Term; Term::COUNT] = [
         Term::Material,
@@ -156,6 +162,8 @@ impl Term {
         Term::KingSafety,
         Term::BishopPair,
         Term::Rooks,
+        Term::Outposts,
+        Term::Threats,
         Term::Tempo,
     ];
 
@@ -169,6 +177,8 @@ impl Term {
             Term::KingSafety => "King safety",
             Term::BishopPair => "Bishop pair",
             Term::Rooks => "Rooks/open files",
+            Term::Outposts => "Outposts",
+            Term::Threats => "Threats",
             Term::Tempo => "Tempo",
         }
     }
@@ -525,17 +535,21 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
         total: [Score::ZERO; 2],
         tracer,
     };
-    // king_attack[c] = attacks on c's king zone.
+    // king_attack[c] = attacks on c's king zone; attacks[c] = squares c attacks.
     let mut king_attack = [KingAttack::default(); 2];
+    let mut attacks = [pieces::Attacks::default(); 2];
 
     for color in [Color::White, Color::Black] {
         material::material_pst(board, color, &mut acc);
-        king_attack[(!color) as usize] = pieces::pieces(board, &ctx, color, &mut acc);
+        let (attack, by_pieces) = pieces::pieces(board, &ctx, color, &mut acc);
+        king_attack[(!color) as usize] = attack;
+        attacks[color as usize] = by_pieces;
         pawns::pawn_structure(&ctx, color, &mut acc);
         pieces::bishop_pair(board, &ctx, color, &mut acc);
     }
     for color in [Color::White, Color::Black] {
         king::king_safety(&ctx, color, king_attack[color as usize], &mut acc);
+        threats::threats(board, &ctx, color, &attacks, &mut acc);
     }
     acc.add(features::TEMPO, turn, 1);
 
@@ -783,6 +797,40 @@ mod tests {
     }
 
     #[test]
+    fn eval_new_terms_count_what_they_say() {
+        let count =
+            |fen: &str, feature: usize, color: Color| trace(&from_fen(fen)).count(feature, color);
+        use Color::{Black, White};
+        // A pawn attacks an undefended knight: a pawn threat on a knight, and a hanging piece.
+        let fork = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(count(fork, features::THREAT_BY_PAWN, White), 1);
+        assert_eq!(count(fork, features::HANGING, White), 1);
+        assert_eq!(count(fork, features::HANGING, Black), 0);
+        // Rook and queen attack each other, neither defended.
+        let rooks = "4k3/8/8/8/q7/8/8/R3K3 w - - 0 1";
+        assert_eq!(count(rooks, features::THREAT_BY_ROOK + 4, White), 1);
+        assert_eq!(count(rooks, features::HANGING, White), 1);
+        assert_eq!(count(rooks, features::HANGING, Black), 1);
+        // Side by side on the fourth rank (relative rank index 3): both pawns count.
+        let phalanx = "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1";
+        assert_eq!(count(phalanx, features::PAWN_PHALANX + 3, White), 2);
+        assert_eq!(count(phalanx, features::PAWN_SUPPORTED + 3, White), 0);
+        let chain = "4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1";
+        assert_eq!(count(chain, features::PAWN_SUPPORTED + 3, White), 1);
+        assert_eq!(count(chain, features::PAWN_PHALANX + 3, White), 0);
+        // A pawn on a4 and one on h3 are not beside each other across the board edge.
+        let edges = "4k3/8/8/8/P7/7P/8/4K3 w - - 0 1";
+        assert_eq!(count(edges, features::PAWN_PHALANX + 3, White), 0);
+        // A defended knight on d5 is an outpost until a black c-pawn could chase it.
+        let outpost = "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(count(outpost, features::KNIGHT_OUTPOST, White), 1);
+        let chased = "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(count(chased, features::KNIGHT_OUTPOST, White), 0);
+        let black = "4k3/8/4p3/3b4/8/8/8/4K3 b - - 0 1";
+        assert_eq!(count(black, features::BISHOP_OUTPOST, Black), 1);
+    }
+
+    #[test]
     fn feature_groups_cover_the_weights_file() {
         assert_eq!(features::GROUPS[1].name, "PAWN_PST");
         assert_eq!(features::group_of(features::PST + 64).name, "KNIGHT_PST");
@@ -791,7 +839,9 @@ mod tests {
         assert_eq!(features::WEIGHTS[features::QUEEN_MOBILITY + 27], s(15, 27));
         assert_eq!(
             features::COUNT,
-            5 + 6 * 64 + 9 + 14 + 15 + 28 + 3 + 4 * 8 + 4 + 4
+            // material, PSTs, mobility, pawn structure, passed pawns, shield, bishop pair
+            // and rook files, outposts, threats, tempo
+            5 + 6 * 64 + (9 + 14 + 15 + 28) + (3 + 2 * 8) + 4 * 8 + 4 + 3 + 2 + (4 + 5 + 5 + 1) + 1
         );
     }
 

@@ -40,6 +40,15 @@ const PASSED_SPAN: ColorSquareMasks = build_masks(1);
 /// Squares from which own pawns could still support a pawn.
 const SUPPORT_SPAN: ColorSquareMasks = build_masks(2);
 
+/// Whether no pawn of `enemy` (the opponent of `color`) can ever attack `sq`: none stands
+/// on an adjacent file ahead of it.
+#[inline(always)]
+pub(super) fn out_of_pawn_reach(sq: shakmaty::Square, color: Color, enemy: Bitboard) -> bool {
+    let i = sq.to_usize();
+    let adjacent_ahead = PASSED_SPAN[color as usize][i] & !FORWARD_FILE[color as usize][i];
+    (enemy & Bitboard(adjacent_ahead)).is_empty()
+}
+
 /// Pawn structure (doubled, isolated, backward) and passed pawns for `color`.
 #[inline(always)]
 pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) {
@@ -63,6 +72,16 @@ pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T
             && (Bitboard::from_square(sq).shift(forward(color)) & ctx.pawn_attacks[them]).any()
         {
             acc.add(features::BACKWARD_PAWN, color, 1);
+        }
+
+        // Pawns side by side or defending each other control the squares in front of
+        // them together and are hard to attack.
+        let beside = Bitboard::from_square(sq).shift(1) | Bitboard::from_square(sq).shift(-1);
+        if (own & beside & Bitboard(adjacent_files_mask(sq.file().to_usize()))).any() {
+            acc.add(features::PAWN_PHALANX + rank, color, 1);
+        }
+        if ctx.pawn_attacks[us].contains(sq) {
+            acc.add(features::PAWN_SUPPORTED + rank, color, 1);
         }
 
         // Passed: no enemy pawn ahead on this or adjacent files; only the front pawn of

@@ -1,19 +1,40 @@
-//! Pieces: mobility, the bishop pair, rooks on open files, and the attacks each piece
-//! makes on the enemy king zone (which [`super::king`] turns into king danger).
+//! Pieces: mobility, the bishop pair, rooks on open files, outposts, and the attacks
+//! each piece makes: on the enemy king zone (which [`super::king`] turns into king
+//! danger) and on the board (which [`super::threats`] turns into threats).
 
-use shakmaty::{Bitboard, Color, Role, attacks};
+use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
-use super::{Acc, Ctx, KingAttack, Tracer, features};
+use super::{Acc, Ctx, KingAttack, Tracer, features, pawns::out_of_pawn_reach, relative_rank};
 
-/// Mobility and rook files for `color`'s pieces; returns the attacks they make on the
-/// enemy king zone.
+/// The squares one side attacks, by kind of attacker.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Attacks {
+    /// By knights and bishops.
+    pub minor: Bitboard,
+    /// By rooks.
+    pub rook: Bitboard,
+    /// By anything, pawns and king included.
+    pub all: Bitboard,
+}
+
+/// An outpost: relative rank 4 to 6, defended by an own pawn, and no enemy pawn left
+/// that could ever chase the piece away.
+#[inline(always)]
+fn is_outpost(ctx: &Ctx, sq: Square, color: Color) -> bool {
+    (3..=5).contains(&relative_rank(sq, color))
+        && ctx.pawn_attacks[color as usize].contains(sq)
+        && out_of_pawn_reach(sq, color, ctx.pawns[(!color) as usize])
+}
+
+/// Mobility, rook files and outposts for `color`'s pieces; returns the attacks they make
+/// on the enemy king zone and the squares `color` attacks.
 #[inline(always)]
 pub(super) fn pieces<T: Tracer>(
     board: &shakmaty::Board,
     ctx: &Ctx,
     color: Color,
     acc: &mut Acc<T>,
-) -> KingAttack {
+) -> (KingAttack, Attacks) {
     let us = color as usize;
     let them = (!color) as usize;
     let own = ctx.by_color[us];
@@ -22,6 +43,7 @@ pub(super) fn pieces<T: Tracer>(
     let enemy_zone = ctx.king_zone[them];
     let occ = ctx.occupied;
     let mut attack = KingAttack::default();
+    let mut by = Attacks::default();
 
     let mut piece = |role: Role, mobility: usize, att: Bitboard, acc: &mut Acc<T>| {
         acc.add(mobility + (att & area).count(), color, 1);
@@ -31,14 +53,23 @@ pub(super) fn pieces<T: Tracer>(
     for sq in board.knights() & own {
         let att = attacks::knight_attacks(sq);
         piece(Role::Knight, features::KNIGHT_MOBILITY, att, acc);
+        by.minor |= att;
+        if is_outpost(ctx, sq, color) {
+            acc.add(features::KNIGHT_OUTPOST, color, 1);
+        }
     }
     for sq in board.bishops() & own {
         let att = attacks::bishop_attacks(sq, occ);
         piece(Role::Bishop, features::BISHOP_MOBILITY, att, acc);
+        by.minor |= att;
+        if is_outpost(ctx, sq, color) {
+            acc.add(features::BISHOP_OUTPOST, color, 1);
+        }
     }
     for sq in board.rooks() & own {
         let att = attacks::rook_attacks(sq, occ);
         piece(Role::Rook, features::ROOK_MOBILITY, att, acc);
+        by.rook |= att;
         let file = Bitboard::from_file(sq.file());
         if (file & ctx.pawns[us]).is_empty() {
             let feature = if (file & ctx.pawns[them]).is_empty() {
@@ -49,11 +80,15 @@ pub(super) fn pieces<T: Tracer>(
             acc.add(feature, color, 1);
         }
     }
+    let mut queens = Bitboard::EMPTY;
     for sq in board.queens() & own {
         let att = attacks::queen_attacks(sq, occ);
         piece(Role::Queen, features::QUEEN_MOBILITY, att, acc);
+        queens |= att;
     }
-    attack
+    let king = ctx.kings[us].map_or(Bitboard::EMPTY, attacks::king_attacks);
+    by.all = by.minor | by.rook | queens | king | ctx.pawn_attacks[us];
+    (attack, by)
 }
 
 /// Bishops on both square colours.

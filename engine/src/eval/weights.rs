@@ -2,7 +2,9 @@
 //!
 //! Generated file, written by `cutoff tune` (see the README, "Tuning the evaluation"); edit the
 //! tuner's starting point, not this file. These values are the hand-set tables the evaluation
-//! had before it was shaped for tuning, with the piece-square tables expanded to 64 squares.
+//! had before it was shaped for tuning, with the piece-square tables expanded to 64 squares;
+//! the terms added since (phalanx and supported pawns, outposts, threats, hanging pieces)
+//! start at zero, so they change nothing until a tuning run gives them values.
 
 use super::{Score, s};
 
@@ -129,6 +131,18 @@ pub const ISOLATED_PAWN: Score = s(-10, -14);
 /// A pawn behind all its neighbours whose stop square an enemy pawn guards.
 pub const BACKWARD_PAWN: Score = s(-6, -10);
 
+/// A pawn with an own pawn beside it on the same rank, by relative rank.
+#[rustfmt::skip]
+pub const PAWN_PHALANX: [Score; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+/// A pawn defended by an own pawn, by relative rank.
+#[rustfmt::skip]
+pub const PAWN_SUPPORTED: [Score; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
 /// Passed pawn by relative rank.
 #[rustfmt::skip]
 pub const PASSED_PAWN: [Score; 8] = [
@@ -173,6 +187,33 @@ pub const ROOK_OPEN_FILE: Score = s(24, 8);
 
 /// Rook on a file without own pawns but with enemy pawns.
 pub const ROOK_HALF_OPEN_FILE: Score = s(12, 6);
+
+/// Knight on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.
+pub const KNIGHT_OUTPOST: Score = s(0, 0);
+
+/// Bishop on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.
+pub const BISHOP_OUTPOST: Score = s(0, 0);
+
+/// Enemy piece attacked by a pawn, by its role: knight, bishop, rook, queen.
+#[rustfmt::skip]
+pub const THREAT_BY_PAWN: [Score; 4] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+/// Enemy piece attacked by a knight or bishop, by its role: pawn to queen.
+#[rustfmt::skip]
+pub const THREAT_BY_MINOR: [Score; 5] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+/// Enemy piece attacked by a rook, by its role: pawn to queen.
+#[rustfmt::skip]
+pub const THREAT_BY_ROOK: [Score; 5] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+/// Enemy piece (not pawn or king) attacked and not defended at all.
+pub const HANGING: Score = s(0, 0);
 
 /// Bonus for the side to move.
 pub const TEMPO: Score = s(18, 8);
