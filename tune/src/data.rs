@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use cutoff_engine::board::position_from_fen;
-use cutoff_engine::eval::{self, KING_DANGER_MIN_ATTACKERS, KingAttack};
+use cutoff_engine::eval::{self, KING_DANGER_MIN_ATTACKERS, KING_UNITS, KingAttack};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Color};
@@ -32,9 +32,9 @@ pub struct Entry {
     len: u16,
     /// Game phase, 0 (pawn endgame) to [`eval::MAX_PHASE`].
     pub phase: u8,
-    /// `[color as usize]`: the attack units per role on that colour's king zone, when
-    /// enough pieces attack it for king danger to count.
-    pub king_hits: [Option<[u8; 4]>; 2],
+    /// `[color as usize]`: the inputs of the attack units on that colour's king (see
+    /// `KingAttack`), when enough pieces attack it for king danger to count.
+    pub king_hits: [Option<[u8; KING_UNITS]>; 2],
     /// Search score, centipawns, White's view.
     pub score: i32,
     /// Game result, White's view.
@@ -107,7 +107,7 @@ pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
         .collect::<Vec<_>>();
     let hits = |king: Color| {
         let attack: KingAttack = trace.king_attack(king);
-        (attack.attackers >= KING_DANGER_MIN_ATTACKERS).then(|| attack.hits.map(|h| h as u8))
+        (attack.attackers >= KING_DANGER_MIN_ATTACKERS).then(|| attack.inputs.map(|h| h as u8))
     };
     let entry = Entry {
         start: 0,

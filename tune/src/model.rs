@@ -7,8 +7,8 @@
 //! danger), which tests check stays within a centipawn or two.
 
 use cutoff_engine::eval::{
-    KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, MAX_PHASE, Score, features,
-    weights,
+    KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_UNITS, MAX_PHASE, Score,
+    features, weights,
 };
 
 use crate::data::Entry;
@@ -18,10 +18,10 @@ pub const LINEAR: usize = features::COUNT;
 /// Index of the first king-danger attack-unit weight.
 pub const KING_ATTACK: usize = 2 * LINEAR;
 /// Number of parameters.
-pub const COUNT: usize = KING_ATTACK + 4;
+pub const COUNT: usize = KING_ATTACK + KING_UNITS;
 
 /// Integer weights as parameters.
-pub fn params_of(linear: &[Score], king_attack: &[i32; 4]) -> Vec<f64> {
+pub fn params_of(linear: &[Score], king_attack: &[i32; KING_UNITS]) -> Vec<f64> {
     let mut p = Vec::with_capacity(COUNT);
     for w in linear {
         p.push(f64::from(w.mg));
@@ -38,7 +38,7 @@ pub fn engine_params() -> Vec<f64> {
 
 /// Parameters rounded to the engine's integer weights: the linear pairs and the
 /// king-danger attack-unit weights.
-pub fn rounded(params: &[f64]) -> (Vec<Score>, [i32; 4]) {
+pub fn rounded(params: &[f64]) -> (Vec<Score>, [i32; KING_UNITS]) {
     let round = |x: f64| x.round() as i32;
     let linear = (0..LINEAR)
         .map(|i| Score {
@@ -59,9 +59,11 @@ pub fn sigmoid(k: f64, score: f64) -> f64 {
 /// King danger for one side: the middlegame penalty and its derivative with respect to
 /// the attack units. Smooth except at the cap, which the engine applies the same way.
 #[inline]
-fn danger(params: &[f64], hits: &[u8; 4]) -> (f64, f64, [f64; 4]) {
+fn danger(params: &[f64], hits: &[u8; KING_UNITS]) -> (f64, f64, [f64; KING_UNITS]) {
     let h = hits.map(f64::from);
-    let units: f64 = (0..4).map(|r| params[KING_ATTACK + r] * h[r]).sum();
+    let units: f64 = (0..KING_UNITS)
+        .map(|r| params[KING_ATTACK + r] * h[r])
+        .sum();
     let raw = units * units / f64::from(KING_DANGER_DIVISOR);
     if raw < f64::from(KING_DANGER_MAX) {
         (raw, 2.0 * units / f64::from(KING_DANGER_DIVISOR), h)
@@ -72,7 +74,7 @@ fn danger(params: &[f64], hits: &[u8; 4]) -> (f64, f64, [f64; 4]) {
 
 /// The sides whose king danger counts, with the sign it takes in White's view.
 #[inline]
-fn dangers(entry: &Entry) -> impl Iterator<Item = (f64, &[u8; 4])> {
+fn dangers(entry: &Entry) -> impl Iterator<Item = (f64, &[u8; KING_UNITS])> {
     // `king_hits` is indexed by colour: Black = 0, White = 1. Danger to White's king
     // lowers White's score.
     [(1.0, 0), (-1.0, 1)]
@@ -118,8 +120,8 @@ pub fn add_gradient(
         let (_, slope, h) = danger(params, hits);
         // The penalty enters the middlegame whole and the endgame divided.
         let share = sign * slope * (mg_share + eg_share / f64::from(KING_DANGER_EG_DIVISOR));
-        for r in 0..4 {
-            grad[KING_ATTACK + r] += share * h[r];
+        for (r, h) in h.iter().enumerate() {
+            grad[KING_ATTACK + r] += share * h;
         }
     }
 }

@@ -7,14 +7,14 @@
 
 use std::fmt::Write;
 
-use cutoff_engine::eval::Score;
 use cutoff_engine::eval::features::GROUPS;
+use cutoff_engine::eval::{KING_UNITS, Score};
 
 /// Entries per line in a table.
 const ROW: usize = 8;
 /// Doc comment of the king-danger weights (not a linear group, so not in `GROUPS`).
-const KING_ATTACK_DOC: &str =
-    "King-danger units per square of the enemy king zone attacked: knight, bishop, rook, queen.";
+const KING_ATTACK_DOC: &str = "King-danger units per king-zone square attacked by a knight, \
+     bishop, rook, queen; then per safe check by each.";
 
 fn rows<T>(out: &mut String, items: &[T], entry: impl Fn(&T) -> String) {
     for row in items.chunks(ROW) {
@@ -25,7 +25,11 @@ fn rows<T>(out: &mut String, items: &[T], entry: impl Fn(&T) -> String) {
 
 /// The source of a weights file: `header` as its module doc (one `//!` line each), then
 /// every group of `linear` (indexed like `features::WEIGHTS`) and the king-danger weights.
-pub fn weights_source(header: &[String], linear: &[Score], king_attack: &[i32; 4]) -> String {
+pub fn weights_source(
+    header: &[String],
+    linear: &[Score],
+    king_attack: &[i32; KING_UNITS],
+) -> String {
     let mut out = String::new();
     for line in header {
         if line.is_empty() {
@@ -58,7 +62,7 @@ pub fn weights_source(header: &[String], linear: &[Score], king_attack: &[i32; 4
         }
     }
     let _ = write!(out, "\n/// {KING_ATTACK_DOC}\n#[rustfmt::skip]\n");
-    out.push_str("pub const KING_ATTACK_WEIGHT: [i32; 4] = [\n");
+    let _ = writeln!(out, "pub const KING_ATTACK_WEIGHT: [i32; {KING_UNITS}] = [");
     rows(&mut out, king_attack, |w| format!("{w:4},"));
     out.push_str("];\n");
     out
@@ -94,13 +98,13 @@ mod tests {
         let mut linear = features::WEIGHTS.to_vec();
         linear[features::TEMPO] = Score { mg: -123, eg: 4567 };
         linear[features::PST + 64 + 63] = Score { mg: 1, eg: -2 };
-        let source = weights_source(&[], &linear, &[1, -2, 30, 400]);
+        let source = weights_source(&[], &linear, &[1, -2, 30, 400, 5, 6, 7, 8]);
         assert!(source.starts_with("\nuse super::{Score, s};\n"));
         assert!(source.contains("pub const TEMPO: Score = s(-123, 4567);\n"));
         // h8, the knight table's last square, ends its eighth row.
         let knight = source.split("pub const KNIGHT_PST").nth(1).unwrap();
         let eighth_row = knight.lines().nth(8).unwrap();
         assert!(eighth_row.ends_with("s(   1,   -2),"), "{eighth_row}");
-        assert!(source.ends_with("[\n       1,   -2,   30,  400,\n];\n"));
+        assert!(source.ends_with("[\n       1,   -2,   30,  400,    5,    6,    7,    8,\n];\n"));
     }
 }

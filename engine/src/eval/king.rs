@@ -2,14 +2,21 @@
 //! pieces attacking the squares around it.
 //!
 //! King danger is the evaluation's one nonlinear term: attack units (a weight per
-//! attacking role times the king-zone squares that role attacks) are summed, and the
-//! penalty grows with the square of the sum, because a lone attacker rarely mates while
-//! several together often do. The tuner differentiates through it explicitly
+//! attacking role times the king-zone squares that role attacks, and a weight per role
+//! times the safe checks it has) are summed, and the penalty grows with the square of the
+//! sum, because a lone attacker rarely mates while several together often do. The tuner differentiates through it explicitly
 //! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
 
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Bitboard, Color, Role, attacks};
 
+use super::pieces::Attacks;
 use super::{Acc, Ctx, Score, Tracer, features, file_mask, ranks_ahead, relative_rank, weights};
+
+/// Inputs of the attack units: king-zone squares attacked by knights, bishops, rooks and
+/// queens, then safe checks by knights, bishops, rooks and queens.
+pub const KING_UNITS: usize = 8;
+/// Where the safe checks start among the inputs.
+const SAFE_CHECKS: usize = 4;
 
 /// Fewer attackers than this on the king zone count as no danger.
 pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
@@ -26,8 +33,8 @@ pub const KING_DANGER_EG_DIVISOR: i32 = 8;
 pub struct KingAttack {
     /// Pieces attacking at least one square of the zone.
     pub attackers: i32,
-    /// Zone squares attacked, summed per attacking role: knight, bishop, rook, queen.
-    pub hits: [i32; 4],
+    /// The counts the attack units weigh, in [`KING_UNITS`] order.
+    pub inputs: [i32; KING_UNITS],
 }
 
 impl KingAttack {
@@ -36,21 +43,21 @@ impl KingAttack {
     pub(super) fn add(&mut self, role: Role, hits: i32) {
         if hits > 0 {
             self.attackers += 1;
-            self.hits[role as usize - 2] += hits;
+            self.inputs[role as usize - 2] += hits;
         }
     }
 
     /// Attack units under the given per-role weights.
     #[inline(always)]
-    pub fn units(&self, weights: &[i32; 4]) -> i32 {
-        self.hits.iter().zip(weights).map(|(h, w)| h * w).sum()
+    pub fn units(&self, weights: &[i32; KING_UNITS]) -> i32 {
+        self.inputs.iter().zip(weights).map(|(n, w)| n * w).sum()
     }
 }
 
 /// The king-danger score of the side whose king suffers `attack`, under the per-role
 /// attack-unit `weights`. Zero (no danger) below [`KING_DANGER_MIN_ATTACKERS`].
 #[inline(always)]
-pub fn danger(attack: KingAttack, weights: &[i32; 4]) -> Score {
+pub fn danger(attack: KingAttack, weights: &[i32; KING_UNITS]) -> Score {
     if attack.attackers < KING_DANGER_MIN_ATTACKERS {
         return Score::ZERO;
     }
@@ -63,12 +70,13 @@ pub fn danger(attack: KingAttack, weights: &[i32; 4]) -> Score {
 }
 
 /// Pawn shield and king danger for `color`'s king; `attack` is what the enemy pieces do
-/// to its zone.
+/// to its zone, `attacks` the squares each side attacks (indexed by colour).
 #[inline(always)]
 pub(super) fn king_safety<T: Tracer>(
     ctx: &Ctx,
     color: Color,
-    attack: KingAttack,
+    mut attack: KingAttack,
+    attacks: &[Attacks; 2],
     acc: &mut Acc<T>,
 ) {
     let Some(king) = ctx.kings[color as usize] else {
@@ -98,6 +106,22 @@ pub(super) fn king_safety<T: Tracer>(
         if (all_pawns & Bitboard(fm)).is_empty() {
             acc.add(features::KING_OPEN_FILE, color, 1);
         }
+    }
+
+    // Safe checks: squares from which an enemy piece could check the king, that such a
+    // piece attacks, and that no defender covers.
+    let enemy = &attacks[(!color) as usize];
+    let safe = !attacks[color as usize].all & !ctx.by_color[(!color) as usize];
+    let diagonal = attacks::bishop_attacks(king, ctx.occupied);
+    let straight = attacks::rook_attacks(king, ctx.occupied);
+    let check_squares = [
+        attacks::knight_attacks(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+    ];
+    for (i, squares) in check_squares.into_iter().enumerate() {
+        attack.inputs[SAFE_CHECKS + i] += (squares & enemy.by_role[i] & safe).count() as i32;
     }
 
     acc.total[color as usize] += danger(attack, &weights::KING_ATTACK_WEIGHT);

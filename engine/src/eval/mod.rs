@@ -36,7 +36,7 @@ use shakmaty::{Bitboard, Chess, Color, Position, Square, attacks};
 
 pub use king::{
     KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_DANGER_MIN_ATTACKERS,
-    KingAttack,
+    KING_UNITS, KingAttack,
 };
 
 /// Game-phase weight per role (pawn, knight, bishop, rook, queen, king).
@@ -548,7 +548,7 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
         pieces::bishop_pair(board, &ctx, color, &mut acc);
     }
     for color in [Color::White, Color::Black] {
-        king::king_safety(&ctx, color, king_attack[color as usize], &mut acc);
+        king::king_safety(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
         threats::threats(board, &ctx, color, &attacks, &mut acc);
     }
     acc.add(features::TEMPO, turn, 1);
@@ -828,6 +828,13 @@ mod tests {
         assert_eq!(count(chased, features::KNIGHT_OUTPOST, White), 0);
         let black = "4k3/8/4p3/3b4/8/8/8/4K3 b - - 0 1";
         assert_eq!(count(black, features::BISHOP_OUTPOST, Black), 1);
+        // Safe checks against White's king on g1 (inputs 4..8: knight, bishop, rook,
+        // queen): the g5 knight can check from f3 and h3 unless a g2 pawn covers both;
+        // the a2 rook from a1 but not from g2, which the king guards.
+        let checks = |fen: &str| trace(&from_fen(fen)).king_attack(White).inputs[4..].to_vec();
+        assert_eq!(checks("4k3/8/8/6n1/8/8/8/6K1 w - - 0 1"), [2, 0, 0, 0]);
+        assert_eq!(checks("4k3/8/8/6n1/8/8/6P1/6K1 w - - 0 1"), [0, 0, 0, 0]);
+        assert_eq!(checks("4k3/8/8/8/8/8/r7/6K1 w - - 0 1"), [0, 0, 1, 0]);
     }
 
     #[test]

@@ -9,10 +9,8 @@ use super::{Acc, Ctx, KingAttack, Tracer, features, pawns::out_of_pawn_reach, re
 /// The squares one side attacks, by kind of attacker.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Attacks {
-    /// By knights and bishops.
-    pub minor: Bitboard,
-    /// By rooks.
-    pub rook: Bitboard,
+    /// By knights, bishops, rooks and queens.
+    pub by_role: [Bitboard; 4],
     /// By anything, pawns and king included.
     pub all: Bitboard,
 }
@@ -48,12 +46,12 @@ pub(super) fn pieces<T: Tracer>(
     let mut piece = |role: Role, mobility: usize, att: Bitboard, acc: &mut Acc<T>| {
         acc.add(mobility + (att & area).count(), color, 1);
         attack.add(role, (att & enemy_zone).count() as i32);
+        by.by_role[role as usize - 2] |= att;
     };
 
     for sq in board.knights() & own {
         let att = attacks::knight_attacks(sq);
         piece(Role::Knight, features::KNIGHT_MOBILITY, att, acc);
-        by.minor |= att;
         if is_outpost(ctx, sq, color) {
             acc.add(features::KNIGHT_OUTPOST, color, 1);
         }
@@ -61,7 +59,6 @@ pub(super) fn pieces<T: Tracer>(
     for sq in board.bishops() & own {
         let att = attacks::bishop_attacks(sq, occ);
         piece(Role::Bishop, features::BISHOP_MOBILITY, att, acc);
-        by.minor |= att;
         if is_outpost(ctx, sq, color) {
             acc.add(features::BISHOP_OUTPOST, color, 1);
         }
@@ -69,7 +66,6 @@ pub(super) fn pieces<T: Tracer>(
     for sq in board.rooks() & own {
         let att = attacks::rook_attacks(sq, occ);
         piece(Role::Rook, features::ROOK_MOBILITY, att, acc);
-        by.rook |= att;
         let file = Bitboard::from_file(sq.file());
         if (file & ctx.pawns[us]).is_empty() {
             let feature = if (file & ctx.pawns[them]).is_empty() {
@@ -80,14 +76,13 @@ pub(super) fn pieces<T: Tracer>(
             acc.add(feature, color, 1);
         }
     }
-    let mut queens = Bitboard::EMPTY;
     for sq in board.queens() & own {
         let att = attacks::queen_attacks(sq, occ);
         piece(Role::Queen, features::QUEEN_MOBILITY, att, acc);
-        queens |= att;
     }
     let king = ctx.kings[us].map_or(Bitboard::EMPTY, attacks::king_attacks);
-    by.all = by.minor | by.rook | queens | king | ctx.pawn_attacks[us];
+    let pieces = by.by_role.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+    by.all = pieces | king | ctx.pawn_attacks[us];
     (attack, by)
 }
 

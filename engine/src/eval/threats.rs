@@ -20,6 +20,7 @@ pub(super) fn threats<T: Tracer>(
     let them = (!color) as usize;
     let enemy = ctx.by_color[them];
     let ours = &attacks[us];
+    let minor = ours.by_role[0] | ours.by_role[1];
     let count = |feature: usize, targets: Bitboard, acc: &mut Acc<T>| {
         let n = targets.count() as i32;
         if n > 0 {
@@ -43,8 +44,12 @@ pub(super) fn threats<T: Tracer>(
                 acc,
             );
         }
-        count(features::THREAT_BY_MINOR + index, targets & ours.minor, acc);
-        count(features::THREAT_BY_ROOK + index, targets & ours.rook, acc);
+        count(features::THREAT_BY_MINOR + index, targets & minor, acc);
+        count(
+            features::THREAT_BY_ROOK + index,
+            targets & ours.by_role[2],
+            acc,
+        );
     }
     let pieces = enemy & !board.pawns() & !board.kings();
     count(

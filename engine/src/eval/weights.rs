@@ -3,8 +3,8 @@
 //! Generated file, written by `cutoff tune` (see the README, "Tuning the evaluation"); edit the
 //! tuner's starting point, not this file. These values are the hand-set tables the evaluation
 //! had before it was shaped for tuning, with the piece-square tables expanded to 64 squares;
-//! the terms added since (phalanx and supported pawns, outposts, threats, hanging pieces)
-//! start at zero, so they change nothing until a tuning run gives them values.
+//! the terms added since (phalanx and supported pawns, outposts, threats, hanging pieces,
+//! safe checks) start at zero, so they change nothing until a tuning run gives them values.
 
 use super::{Score, s};
 
@@ -218,8 +218,8 @@ pub const HANGING: Score = s(0, 0);
 /// Bonus for the side to move.
 pub const TEMPO: Score = s(18, 8);
 
-/// King-danger units per square of the enemy king zone attacked: knight, bishop, rook, queen.
+/// King-danger units per king-zone square attacked by a knight, bishop, rook, queen; then per safe check by each.
 #[rustfmt::skip]
-pub const KING_ATTACK_WEIGHT: [i32; 4] = [
-       8,    8,   12,   20,
+pub const KING_ATTACK_WEIGHT: [i32; 8] = [
+       8,    8,   12,   20,    0,    0,    0,    0,
 ];
