@@ -73,8 +73,10 @@ pub const KING_SHIELD_FAR: usize = KING_SHIELD_NEAR + 1;
 pub const KING_SHIELD_MISSING: usize = KING_SHIELD_FAR + 1;
 /// Where `weights::KING_OPEN_FILE` starts.
 pub const KING_OPEN_FILE: usize = KING_SHIELD_MISSING + 1;
+/// Where `weights::PAWN_STORM` starts.
+pub const PAWN_STORM: usize = KING_OPEN_FILE + 1;
 /// Where `weights::BISHOP_PAIR` starts.
-pub const BISHOP_PAIR: usize = KING_OPEN_FILE + 1;
+pub const BISHOP_PAIR: usize = PAWN_STORM + w::PAWN_STORM.len();
 /// Where `weights::ROOK_OPEN_FILE` starts.
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 /// Where `weights::ROOK_HALF_OPEN_FILE` starts.
@@ -83,8 +85,10 @@ pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
 pub const KNIGHT_OUTPOST: usize = ROOK_HALF_OPEN_FILE + 1;
 /// Where `weights::BISHOP_OUTPOST` starts.
 pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
+/// Where `weights::MINOR_BEHIND_PAWN` starts.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_OUTPOST + 1;
 /// Where `weights::THREAT_BY_PAWN` starts.
-pub const THREAT_BY_PAWN: usize = BISHOP_OUTPOST + 1;
+pub const THREAT_BY_PAWN: usize = MINOR_BEHIND_PAWN + 1;
 /// Where `weights::THREAT_BY_MINOR` starts.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + w::THREAT_BY_PAWN.len();
 /// Where `weights::THREAT_BY_ROOK` starts.
@@ -131,7 +135,7 @@ const fn pair(
 }
 
 /// Every table of linear weights, in index order.
-pub const GROUPS: [Group; 34] = [
+pub const GROUPS: [Group; 36] = [
     table(
         "MATERIAL",
         "Material per role: pawn, knight, bishop, rook, queen.",
@@ -300,6 +304,13 @@ pub const GROUPS: [Group; 34] = [
         KING_OPEN_FILE,
         &w::KING_OPEN_FILE,
     ),
+    table(
+        "PAWN_STORM",
+        "Nearest enemy pawn on a shield file, by how many ranks it stands in front of the king.",
+        Term::KingSafety,
+        PAWN_STORM,
+        &w::PAWN_STORM,
+    ),
     pair(
         "BISHOP_PAIR",
         "Bishops on both square colours.",
@@ -324,16 +335,23 @@ pub const GROUPS: [Group; 34] = [
     pair(
         "KNIGHT_OUTPOST",
         "Knight on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.",
-        Term::Outposts,
+        Term::Minors,
         KNIGHT_OUTPOST,
         &w::KNIGHT_OUTPOST,
     ),
     pair(
         "BISHOP_OUTPOST",
         "Bishop on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.",
-        Term::Outposts,
+        Term::Minors,
         BISHOP_OUTPOST,
         &w::BISHOP_OUTPOST,
+    ),
+    pair(
+        "MINOR_BEHIND_PAWN",
+        "Knight or bishop with a pawn (of either colour) directly in front of it.",
+        Term::Minors,
+        MINOR_BEHIND_PAWN,
+        &w::MINOR_BEHIND_PAWN,
     ),
     table(
         "THREAT_BY_PAWN",

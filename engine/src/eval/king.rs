@@ -83,7 +83,8 @@ pub(super) fn king_safety<T: Tracer>(
         return;
     };
     let own = ctx.pawns[color as usize];
-    let all_pawns = own | ctx.pawns[(!color) as usize];
+    let enemy_pawns = ctx.pawns[(!color) as usize];
+    let all_pawns = own | enemy_pawns;
     let ahead = ranks_ahead(color.is_white(), king.rank().to_usize());
     let king_file = king.file().to_usize();
     let king_rank = relative_rank(king, color);
@@ -105,6 +106,17 @@ pub(super) fn king_safety<T: Tracer>(
         acc.add(feature, color, 1);
         if (all_pawns & Bitboard(fm)).is_empty() {
             acc.add(features::KING_OPEN_FILE, color, 1);
+        }
+        // An enemy pawn marching up a shield file opens lines to the king.
+        let storm = enemy_pawns & Bitboard(fm & ahead);
+        let nearest = if color.is_white() {
+            storm.first()
+        } else {
+            storm.last()
+        };
+        if let Some(pawn) = nearest {
+            let ranks = relative_rank(pawn, color) - king_rank;
+            acc.add(features::PAWN_STORM + ranks, color, 1);
         }
     }
 

@@ -142,8 +142,8 @@ pub enum Term {
     BishopPair,
     /// Rooks on open and half-open files.
     Rooks,
-    /// Knights and bishops on outposts.
-    Outposts,
+    /// Knights and bishops on outposts or behind a pawn.
+    Minors,
     /// Enemy pieces attacked by pawns, minors and rooks; hanging pieces.
     Threats,
     /// Bonus for the side to move.
@@ -162,7 +162,7 @@ impl Term {
         Term::KingSafety,
         Term::BishopPair,
         Term::Rooks,
-        Term::Outposts,
+        Term::Minors,
         Term::Threats,
         Term::Tempo,
     ];
@@ -177,7 +177,7 @@ impl Term {
             Term::KingSafety => "King safety",
             Term::BishopPair => "Bishop pair",
             Term::Rooks => "Rooks/open files",
-            Term::Outposts => "Outposts",
+            Term::Minors => "Minor pieces",
             Term::Threats => "Threats",
             Term::Tempo => "Tempo",
         }
@@ -546,6 +546,7 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
         attacks[color as usize] = by_pieces;
         pawns::pawn_structure(&ctx, color, &mut acc);
         pieces::bishop_pair(board, &ctx, color, &mut acc);
+        pieces::minors_behind_pawns(board, &ctx, color, &mut acc);
     }
     for color in [Color::White, Color::Black] {
         king::king_safety(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
@@ -828,6 +829,15 @@ mod tests {
         assert_eq!(count(chased, features::KNIGHT_OUTPOST, White), 0);
         let black = "4k3/8/4p3/3b4/8/8/8/4K3 b - - 0 1";
         assert_eq!(count(black, features::BISHOP_OUTPOST, Black), 1);
+        // A knight behind its own pawn, a bishop behind an enemy one.
+        let behind = "4k3/8/8/3p4/3B4/8/4P3/4NK2 w - - 0 1";
+        assert_eq!(count(behind, features::MINOR_BEHIND_PAWN, White), 2);
+        // Black pawns storming White's g1 king: g4 three ranks ahead, h3 two; the f-file
+        // pawn behind the shield's reach (f7) six.
+        let storm = "4k3/5p2/8/8/6p1/7p/8/6K1 w - - 0 1";
+        assert_eq!(count(storm, features::PAWN_STORM + 3, White), 1);
+        assert_eq!(count(storm, features::PAWN_STORM + 2, White), 1);
+        assert_eq!(count(storm, features::PAWN_STORM + 6, White), 1);
         // Safe checks against White's king on g1 (inputs 4..8: knight, bishop, rook,
         // queen): the g5 knight can check from f3 and h3 unless a g2 pawn covers both;
         // the a2 rook from a1 but not from g2, which the king guards.
@@ -848,7 +858,15 @@ mod tests {
             features::COUNT,
             // material, PSTs, mobility, pawn structure, passed pawns, shield, bishop pair
             // and rook files, outposts, threats, tempo
-            5 + 6 * 64 + (9 + 14 + 15 + 28) + (3 + 2 * 8) + 4 * 8 + 4 + 3 + 2 + (4 + 5 + 5 + 1) + 1
+            5 + 6 * 64
+                + (9 + 14 + 15 + 28)
+                + (3 + 2 * 8)
+                + 4 * 8
+                + (4 + 8)
+                + 3
+                + (2 + 1)
+                + (4 + 5 + 5 + 1)
+                + 1
         );
     }
 

@@ -4,7 +4,9 @@
 
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
-use super::{Acc, Ctx, KingAttack, Tracer, features, pawns::out_of_pawn_reach, relative_rank};
+use super::{
+    Acc, Ctx, KingAttack, Tracer, features, forward, pawns::out_of_pawn_reach, relative_rank,
+};
 
 /// The squares one side attacks, by kind of attacker.
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,6 +86,22 @@ pub(super) fn pieces<T: Tracer>(
     let pieces = by.by_role.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     by.all = pieces | king | ctx.pawn_attacks[us];
     (attack, by)
+}
+
+/// Knights and bishops with a pawn directly in front of them: shielded from attacks along
+/// the file, and the pawn restrains the enemy's.
+#[inline(always)]
+pub(super) fn minors_behind_pawns<T: Tracer>(
+    board: &shakmaty::Board,
+    ctx: &Ctx,
+    color: Color,
+    acc: &mut Acc<T>,
+) {
+    let minors = (board.knights() | board.bishops()) & ctx.by_color[color as usize];
+    let n = (minors.shift(forward(color)) & board.pawns()).count() as i32;
+    if n > 0 {
+        acc.add(features::MINOR_BEHIND_PAWN, color, n);
+    }
 }
 
 /// Bishops on both square colours.

@@ -3,8 +3,8 @@
 //! Generated file, written by `cutoff tune` (see the README, "Tuning the evaluation"); edit the
 //! tuner's starting point, not this file. These values are the hand-set tables the evaluation
 //! had before it was shaped for tuning, with the piece-square tables expanded to 64 squares;
-//! the terms added since (phalanx and supported pawns, outposts, threats, hanging pieces,
-//! safe checks) start at zero, so they change nothing until a tuning run gives them values.
+//! the terms added since (phalanx and supported pawns, outposts, minors behind pawns,
+//! threats, hanging pieces, pawn storms, safe checks) start at zero, so they change nothing until a tuning run gives them values.
 
 use super::{Score, s};
 
@@ -179,6 +179,12 @@ pub const KING_SHIELD_MISSING: Score = s(-14, 0);
 /// A shield file with no pawns of either colour.
 pub const KING_OPEN_FILE: Score = s(-12, 0);
 
+/// Nearest enemy pawn on a shield file, by how many ranks it stands in front of the king.
+#[rustfmt::skip]
+pub const PAWN_STORM: [Score; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
 /// Bishops on both square colours.
 pub const BISHOP_PAIR: Score = s(28, 50);
 
@@ -193,6 +199,9 @@ pub const KNIGHT_OUTPOST: Score = s(0, 0);
 
 /// Bishop on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.
 pub const BISHOP_OUTPOST: Score = s(0, 0);
+
+/// Knight or bishop with a pawn (of either colour) directly in front of it.
+pub const MINOR_BEHIND_PAWN: Score = s(0, 0);
 
 /// Enemy piece attacked by a pawn, by its role: knight, bishop, rook, queen.
 #[rustfmt::skip]
