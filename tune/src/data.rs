@@ -34,7 +34,7 @@ pub struct Entry {
     pub phase: u8,
     /// `[color as usize]`: the inputs of the attack units on that colour's king (see
     /// `KingAttack`), when enough pieces attack it for king danger to count.
-    pub king_hits: [Option<[u8; KING_UNITS]>; 2],
+    pub king_inputs: [Option<[u8; KING_UNITS]>; 2],
     /// Search score, centipawns, White's view.
     pub score: i32,
     /// Game result, White's view.
@@ -113,7 +113,7 @@ pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
         start: 0,
         len: features.len() as u16,
         phase: trace.phase() as u8,
-        king_hits: [hits(Color::Black), hits(Color::White)],
+        king_inputs: [hits(Color::Black), hits(Color::White)],
         score,
         result,
     };
@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(entry.score, 25);
         assert_eq!(entry.result, 0.5);
         assert_eq!(entry.phase, 24);
-        assert_eq!(entry.king_hits, [None, None]);
+        assert_eq!(entry.king_inputs, [None, None]);
         // A symmetric position: only the side to move's tempo is left.
         assert_eq!(
             features,

@@ -75,11 +75,11 @@ fn danger(params: &[f64], hits: &[u8; KING_UNITS]) -> (f64, f64, [f64; KING_UNIT
 /// The sides whose king danger counts, with the sign it takes in White's view.
 #[inline]
 fn dangers(entry: &Entry) -> impl Iterator<Item = (f64, &[u8; KING_UNITS])> {
-    // `king_hits` is indexed by colour: Black = 0, White = 1. Danger to White's king
+    // `king_inputs` is indexed by colour: Black = 0, White = 1. Danger to White's king
     // lowers White's score.
     [(1.0, 0), (-1.0, 1)]
         .into_iter()
-        .filter_map(|(sign, c)| entry.king_hits[c].as_ref().map(|h| (sign, h)))
+        .filter_map(|(sign, c)| entry.king_inputs[c].as_ref().map(|h| (sign, h)))
 }
 
 /// The evaluation of `entry` from White's view under `params`.
@@ -164,7 +164,7 @@ mod tests {
         let fen = "6k1/5ppp/2Q5/4N3/8/8/5PPP/3R2K1 w - - 0 1";
         let (entry, feats) = parse_line(&format!("{fen} | 0 | 0.5")).unwrap().unwrap();
         assert!(
-            entry.king_hits[0].is_some(),
+            entry.king_inputs[0].is_some(),
             "Black's king should be under attack"
         );
         let params = engine_params();

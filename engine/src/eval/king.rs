@@ -7,7 +7,7 @@
 //! sum, because a lone attacker rarely mates while several together often do. The tuner differentiates through it explicitly
 //! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
 
-use shakmaty::{Bitboard, Color, Role, attacks};
+use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
 use super::pieces::Attacks;
 use super::{Acc, Ctx, Score, Tracer, features, file_mask, ranks_ahead, relative_rank, weights};
@@ -69,6 +69,16 @@ pub fn danger(attack: KingAttack, weights: &[i32; KING_UNITS]) -> Score {
     }
 }
 
+/// The square of `pawns` nearest to `color`'s back rank.
+#[inline(always)]
+fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
+    if color.is_white() {
+        pawns.first()
+    } else {
+        pawns.last()
+    }
+}
+
 /// Pawn shield and king danger for `color`'s king; `attack` is what the enemy pieces do
 /// to its zone, `attacks` the squares each side attacks (indexed by colour).
 #[inline(always)]
@@ -91,13 +101,9 @@ pub(super) fn king_safety<T: Tracer>(
 
     for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
         let fm = file_mask(file);
-        let shield = own & Bitboard(fm & ahead);
-        let nearest = if color.is_white() {
-            shield.first()
-        } else {
-            shield.last()
-        };
-        let distance = nearest.map_or(8, |p| relative_rank(p, color) - king_rank);
+        let in_front = Bitboard(fm & ahead);
+        let ranks_to = |p: Square| relative_rank(p, color) - king_rank;
+        let distance = nearest(own & in_front, color).map_or(8, ranks_to);
         let feature = match distance {
             1 => features::KING_SHIELD_NEAR,
             2 => features::KING_SHIELD_FAR,
@@ -108,15 +114,8 @@ pub(super) fn king_safety<T: Tracer>(
             acc.add(features::KING_OPEN_FILE, color, 1);
         }
         // An enemy pawn marching up a shield file opens lines to the king.
-        let storm = enemy_pawns & Bitboard(fm & ahead);
-        let nearest = if color.is_white() {
-            storm.first()
-        } else {
-            storm.last()
-        };
-        if let Some(pawn) = nearest {
-            let ranks = relative_rank(pawn, color) - king_rank;
-            acc.add(features::PAWN_STORM + ranks, color, 1);
+        if let Some(pawn) = nearest(enemy_pawns & in_front, color) {
+            acc.add(features::PAWN_STORM + ranks_to(pawn), color, 1);
         }
     }
 
