@@ -283,3 +283,49 @@ mod fuzz {
         }
     }
 }
+
+/// `--syzygy`: the tables keep the win at depth 1 (every move that keeps the rook is
+/// listed as best), and a folder that cannot be read stops the run before it starts.
+#[test]
+fn syzygy_tables_in_an_epd_run() {
+    let dir = std::env::temp_dir().join(format!("cutoff-epd-syzygy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("krk.epd");
+    std::fs::write(
+        &suite,
+        "8/8/8/8/8/2k5/3R4/7K w - - bm Rd1 Ra2 Re2 Rf2 Rg2 Rh2 Rd5 Rd6 Rd7 Rd8; id \"krk\";\n",
+    )
+    .unwrap();
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["epd", "--depth", "1", "--syzygy"])
+        .arg(&tables)
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.lines().next(),
+        Some(format!("Syzygy: 10 tables found in {}", tables.display()).as_str())
+    );
+    let summary = stdout.lines().last().unwrap();
+    assert!(summary.contains("solved 1 / 1"), "{stdout}");
+
+    let missing = dir.join("missing");
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["epd", "--depth", "1", "--syzygy"])
+        .arg(&missing)
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim_end(),
+        format!(
+            "cutoff epd: Syzygy: cannot read {} (no such folder), 0 tables found there",
+            missing.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

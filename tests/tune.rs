@@ -175,7 +175,7 @@ fn tune_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
     assert_eq!(
         String::from_utf8_lossy(&run.stderr),
         format!(
-            "cutoff tune: {}:2: expected `FEN | score | result`, found 4 field(s)\n",
+            "cutoff tune: {}:2: expected 'FEN | score | result', got 4 field(s)\n",
             data.display()
         )
     );

@@ -56,12 +56,13 @@ struct Info {
     bound: Option<String>,
     wdl: Option<[u32; 3]>,
     nodes: u64,
+    tbhits: u64,
     pv: Vec<String>,
 }
 
 /// Parses a search `info` line, demanding the fields in this exact order:
 /// `depth seldepth multipv score (cp|mate) N [lowerbound|upperbound] [wdl W D L] nodes nps
-/// hashfull time [pv …]`, with `pv` last.
+/// hashfull tbhits time [pv …]`, with `pv` last.
 fn parse_info(line: &str) -> Result<Info, String> {
     struct Cursor<'a> {
         tokens: Vec<&'a str>,
@@ -121,6 +122,7 @@ fn parse_info(line: &str) -> Result<Info, String> {
     let nodes = c.field("nodes")?;
     c.field::<u64>("nps")?;
     let hashfull: u32 = c.field("hashfull")?;
+    let tbhits = c.field("tbhits")?;
     c.field::<u64>("time")?;
     let mut pv = Vec::new();
     if c.peek().is_some() {
@@ -140,6 +142,7 @@ fn parse_info(line: &str) -> Result<Info, String> {
         bound,
         wdl,
         nodes,
+        tbhits,
         pv,
     })
 }
@@ -306,6 +309,10 @@ fn uci_handshake_declares_exact_options() {
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
         "option name Clear Hash type button",
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         "uciok",
     ];
     assert_eq!(lines, expected);
@@ -397,6 +404,12 @@ fn setoption_accepts_every_valid_value() {
         "setoption name UCI_ShowWDL value false",
         "setoption name Clear Hash",
         "setoption name clear hash",
+        "setoption name SyzygyProbeDepth value 100",
+        "setoption name SyzygyProbeDepth value 1",
+        "setoption name SyzygyProbeLimit value 0",
+        "setoption name SyzygyProbeLimit value 7",
+        "setoption name Syzygy50MoveRule value false",
+        "setoption name Syzygy50MoveRule value true",
         "setoption name hash value 32",
         "setoption name threads value 1",
     ] {
@@ -1515,5 +1528,118 @@ fn fuzzed_input_never_kills_the_engine() {
     e.send("position startpos");
     e.sync();
     search(&mut e, &Board::default(), "go depth 4");
+    e.quit();
+}
+
+// ---------------------------------------------------------------------------------------
+// Syzygy tablebases
+
+/// The tables committed for the tests (see tests/data/syzygy/README.md).
+fn syzygy_dir() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy").to_string()
+}
+
+/// A fresh folder for one test's files.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("uci-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Sends `setoption name SyzygyPath value {path}`: the lines it answers, then `readyok`
+/// to `isready` (the engine keeps serving whatever the path held).
+fn set_syzygy_path(e: &mut Engine, path: &str) -> Vec<String> {
+    e.send(&format!("setoption name SyzygyPath value {path}"));
+    e.send("isready");
+    let mut lines = e.lines_until("readyok", LONG);
+    assert_eq!(lines.pop().as_deref(), Some("readyok"));
+    lines
+}
+
+#[test]
+fn syzygy_path_reports_the_tables_found() {
+    let mut e = Engine::spawn();
+    let dir = syzygy_dir();
+    assert_eq!(
+        set_syzygy_path(&mut e, &dir),
+        [
+            format!("info string Syzygy: 10 tables found in {dir}"),
+            "info string Syzygy: 10 tables in all, endings of up to 4 pieces".to_string(),
+        ]
+    );
+    // KRvK, won: every line reports the tables' win (one ply from the root), no mate
+    // score the search has not seen, and the 14 root moves probed.
+    let fen = "8/8/8/4k3/8/8/8/4K2R w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let s = search(&mut e, &board(fen, false, &[]), "go depth 6");
+    assert!(!s.infos.is_empty());
+    for info in &s.infos {
+        assert_eq!(info.score, Score::Cp(31_870), "{info:?}");
+        assert_eq!(info.tbhits, 14, "{info:?}");
+    }
+    // Switched off again: the same search knows nothing of tables.
+    assert_eq!(
+        set_syzygy_path(&mut e, "<empty>"),
+        ["info string Syzygy: tablebases off"]
+    );
+    let s = search(&mut e, &board(fen, false, &[]), "go depth 6");
+    assert!(
+        s.infos
+            .iter()
+            .all(|i| i.tbhits == 0 && i.score != Score::Cp(31_870))
+    );
+    e.quit();
+}
+
+#[test]
+fn syzygy_path_problems_are_reported_and_the_engine_serves_on() {
+    let mut e = Engine::spawn();
+    let missing = scratch_dir("syzygy-missing").join("no-such-folder");
+    let missing = missing.display().to_string();
+    assert_eq!(
+        set_syzygy_path(&mut e, &missing),
+        [format!(
+            "info string error: Syzygy: cannot read {missing} (no such folder), 0 tables found there"
+        )]
+    );
+    let empty = scratch_dir("syzygy-empty").display().to_string();
+    assert_eq!(
+        set_syzygy_path(&mut e, &empty),
+        [format!("info string Syzygy: 0 tables found in {empty}")]
+    );
+    // A truncated table next to a good one: the damaged file is named and skipped.
+    let damaged = scratch_dir("syzygy-truncated");
+    let good = std::fs::read(format!("{}/KQvK.rtbw", syzygy_dir())).expect("KQvK.rtbw");
+    std::fs::write(damaged.join("KQvK.rtbw"), &good).expect("copy");
+    let dtz = std::fs::read(format!("{}/KQvK.rtbz", syzygy_dir())).expect("KQvK.rtbz");
+    std::fs::write(damaged.join("KQvK.rtbz"), &dtz[..1000]).expect("truncated copy");
+    let damaged = damaged.display().to_string();
+    assert_eq!(
+        set_syzygy_path(&mut e, &damaged),
+        [
+            format!(
+                "info string error: Syzygy: skipped {damaged}/KQvK.rtbz: its size shows it is truncated or corrupt"
+            ),
+            format!("info string Syzygy: 1 table found in {damaged}"),
+            "info string Syzygy: 1 table in all, endings of up to 3 pieces".to_string(),
+        ]
+    );
+    // Several folders at once, the missing one among them.
+    let both = format!("{missing}:{}", syzygy_dir());
+    let lines = set_syzygy_path(&mut e, &both);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: Syzygy: cannot read"));
+    assert_eq!(
+        lines[2],
+        "info string Syzygy: 10 tables in all, endings of up to 4 pieces"
+    );
+    // The WDL table alone still keeps a KQvK win at the root.
+    assert_eq!(set_syzygy_path(&mut e, &damaged).len(), 3);
+    let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let s = search(&mut e, &board(fen, false, &[]), "go depth 5");
+    assert!(s.infos.iter().all(|i| i.score == Score::Cp(31_870)));
     e.quit();
 }

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::output;
+use crate::syzygy;
 
 /// Settings of a run, from the command line.
 pub struct EpdRun {
@@ -25,6 +26,8 @@ pub struct EpdRun {
     pub jobs: usize,
     pub json: Option<PathBuf>,
     pub chess960: bool,
+    /// Syzygy folders, as the UCI option `SyzygyPath` takes them.
+    pub syzygy: Option<String>,
 }
 
 /// Per-position line: id, played move, expected, verdict, time to solution, depth, nodes.
@@ -107,6 +110,24 @@ pub fn run(settings: &EpdRun) -> bool {
         move_overhead: Duration::ZERO,
         ..SearchOptions::default()
     };
+    // Tables named on the command line must all be readable: a run without the tables
+    // it was asked to use would measure something else.
+    let tablebases = match &settings.syzygy {
+        Some(path) => {
+            let loaded = syzygy::load(path);
+            for message in &loaded.messages {
+                match message.strip_prefix("error: ") {
+                    Some(problem) => eprintln!("cutoff epd: {problem}"),
+                    None => println!("{message}"),
+                }
+            }
+            if loaded.failed {
+                return false;
+            }
+            loaded.tablebases
+        }
+        None => None,
+    };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
         .build()
@@ -161,7 +182,12 @@ pub fn run(settings: &EpdRun) -> bool {
                 .records
                 .par_iter()
                 .map_init(
-                    || Searcher::new(settings.hash_mb).ok(),
+                    || {
+                        Searcher::new(settings.hash_mb).ok().map(|mut s| {
+                            s.set_tablebases(tablebases.clone());
+                            s
+                        })
+                    },
                     |searcher, record| {
                         let searcher = searcher.as_mut()?;
                         let r = epd::search_record(searcher, record, &limits, &options);

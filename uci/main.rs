@@ -2,11 +2,13 @@
 //! engine's tools from the command line.
 
 mod command;
+mod datagen;
 mod epd;
 mod lab;
 mod options;
 mod output;
 mod session;
+mod syzygy;
 mod tune;
 
 use std::process::ExitCode;
@@ -65,6 +67,10 @@ enum Tool {
         /// Read castling rights as Chess960.
         #[arg(long)]
         chess960: bool,
+        /// Syzygy tablebase folders (as the UCI option SyzygyPath: `:`-separated, `;` on
+        /// Windows).
+        #[arg(long, value_name = "PATH")]
+        syzygy: Option<String>,
     },
     /// Count the leaf nodes of the legal move tree.
     Perft {
@@ -89,6 +95,12 @@ enum Tool {
     Lab {
         #[command(flatten)]
         args: lab::LabArgs,
+    },
+    /// Self-play training data: games of Cutoff against itself at a fixed node budget,
+    /// one `FEN | score | result` line per quiet position, appended to --output.
+    Datagen {
+        #[command(flatten)]
+        args: datagen::DatagenArgs,
     },
     /// Fit the evaluation's weights to labelled positions (`FEN | score | result` lines)
     /// and write them as Rust source (default: engine/src/eval/weights.rs).
@@ -132,6 +144,7 @@ fn main() -> ExitCode {
             jobs,
             json,
             chess960,
+            syzygy,
         }) => {
             let settings = epd::EpdRun {
                 files,
@@ -143,6 +156,7 @@ fn main() -> ExitCode {
                 jobs: jobs as usize,
                 json,
                 chess960,
+                syzygy,
             };
             if epd::run(&settings) {
                 ExitCode::SUCCESS
@@ -170,6 +184,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Tool::Lab { args }) => lab::run(&args),
+        Some(Tool::Datagen { args }) => datagen::run(&args),
         Some(Tool::Tune { args }) => tune::run(&args),
     }
 }

@@ -2,9 +2,19 @@
 
 /// The kind and range of an option, as declared to the GUI.
 pub enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// Free text; the GUI shows `default` for "unset" (Stockfish's `<empty>`).
+    String {
+        default: &'static str,
+    },
 }
 
 pub struct OptionSpec {
@@ -61,6 +71,30 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "Clear Hash",
         kind: Kind::Button,
     },
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: Kind::String { default: "<empty>" },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+    },
 ];
 
 /// A checked option value.
@@ -69,6 +103,7 @@ pub enum Value {
     Spin(i64),
     Check(bool),
     Button,
+    String(String),
 }
 
 impl OptionSpec {
@@ -85,6 +120,9 @@ impl OptionSpec {
                 format!("option name {} type check default {default}", self.name)
             }
             Kind::Button => format!("option name {} type button", self.name),
+            Kind::String { default } => {
+                format!("option name {} type string default {default}", self.name)
+            }
         }
     }
 }
@@ -123,6 +161,8 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(&'static str, Value), S
             }
         },
         Kind::Button => Value::Button,
+        // No value is the empty string: `setoption name SyzygyPath value` clears it.
+        Kind::String { .. } => Value::String(value.unwrap_or("").trim().to_string()),
     };
     Ok((spec.name, value))
 }
@@ -143,6 +183,15 @@ mod tests {
             Ok(("Ponder", Value::Check(true)))
         );
         assert_eq!(check("clear hash", None), Ok(("Clear Hash", Value::Button)));
+        assert_eq!(
+            check("syzygypath", Some(" /tb/345:/tb/6 ")),
+            Ok(("SyzygyPath", Value::String("/tb/345:/tb/6".to_string())))
+        );
+        assert_eq!(
+            check("SyzygyPath", None),
+            Ok(("SyzygyPath", Value::String(String::new())))
+        );
+        assert!(check("SyzygyProbeLimit", Some("8")).is_err());
         assert!(check("Hash", Some("0")).is_err());
         assert!(check("Hash", Some("65537")).is_err());
         assert!(check("Hash", Some("lots")).is_err());

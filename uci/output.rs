@@ -1,11 +1,13 @@
 //! Formatting of the lines the engine sends: `info` (pv last, mate in moves) and `bestmove`.
 
 use cutoff_engine::board::Board;
-use cutoff_engine::score::{is_mate, mate_moves};
+use cutoff_engine::score::{is_decisive, is_mate, mate_moves};
 use cutoff_engine::search::{ScoreBound, SearchInfo};
 use shakmaty::Move;
 
-/// `score cp N` or `score mate N` (moves, negative when the side to move is mated).
+/// `score cp N` or `score mate N` (moves, negative when the side to move is mated). A
+/// tablebase win is no mate in a known number of moves: it prints as a large `cp`, as
+/// Stockfish's does.
 pub fn score(score: i32) -> String {
     if is_mate(score) {
         format!("mate {}", mate_moves(score))
@@ -19,7 +21,7 @@ pub fn score(score: i32) -> String {
 pub fn wdl(score: i32) -> (u32, u32, u32) {
     const CENTRE: f64 = 200.0;
     const SCALE: f64 = 80.0;
-    if is_mate(score) {
+    if is_decisive(score) {
         return if score > 0 {
             (1000, 0, 0)
         } else {
@@ -52,9 +54,10 @@ pub fn info(info: &SearchInfo, board: &Board, show_wdl: bool) -> String {
         line.push_str(&format!(" wdl {w} {d} {l}"));
     }
     line.push_str(&format!(
-        " nodes {} nps {nps} hashfull {} time {}",
+        " nodes {} nps {nps} hashfull {} tbhits {} time {}",
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis()
     ));
     if !info.pv.is_empty() {

@@ -19,6 +19,7 @@ use shakmaty::{Color, Position};
 use crate::command::{self, Command, Go};
 use crate::options::{self, OPTIONS, Value};
 use crate::output;
+use crate::syzygy;
 
 /// Stack of the search thread: the recursion keeps a move list per ply.
 const SEARCH_STACK_SIZE: usize = 64 << 20;
@@ -208,6 +209,20 @@ impl Session {
                 }
             }
             ("Clear Hash", Value::Button) => searcher.clear(),
+            ("SyzygyPath", Value::String(path)) => {
+                let loaded = syzygy::load(&path);
+                searcher.set_tablebases(loaded.tablebases);
+                for message in &loaded.messages {
+                    send(&format!("info string {message}"));
+                }
+            }
+            ("SyzygyProbeDepth", Value::Spin(depth)) => {
+                self.options.syzygy.probe_depth = depth as i32;
+            }
+            ("SyzygyProbeLimit", Value::Spin(pieces)) => {
+                self.options.syzygy.probe_limit = pieces as usize;
+            }
+            ("Syzygy50MoveRule", Value::Check(on)) => self.options.syzygy.rule50 = on,
             _ => unreachable!("options::check returns only declared options"),
         }
         if self.debug {

@@ -3,17 +3,20 @@
 //!
 //! A tour, from the bottom up (a module imports only from its own row or those above it):
 //! - [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
-//!   repetition history; [`limits`] says what `go` asked for; [`score`] holds the mate-score
-//!   conventions and [`params`] every margin and table size.
+//!   repetition history; [`limits`] says what `go` asked for; [`score`] holds the mate- and
+//!   tablebase-score conventions and [`params`] every margin and table size.
 //! - [`eval`] scores a position from the side to move; [`see`] plays out exchanges with its
 //!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
-//!   threads share besides the stop flag and node counters; [`history`] keeps killers,
-//!   countermoves and the history tables; [`time`] turns UCI clocks into soft/hard
-//!   deadlines.
+//!   threads share besides the stop flag, node counters and tablebases; [`history`]
+//!   keeps killers, countermoves and the history tables; [`time`] turns UCI clocks into
+//!   soft/hard deadlines; [`tablebase`] loads Syzygy tables (reading data files is the
+//!   engine's business, talking to the user is not) and turns probes into scores and
+//!   root-move ranks.
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
-//! - [`perft`], [`bench`] and [`epd`] drive the board and the search.
+//! - [`perft`], [`bench`], [`epd`] and [`datagen`] (self-play training data) drive the
+//!   board and the search.
 //!
 //! The engine never prints: searches report through a callback.
 
@@ -21,6 +24,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod history;
@@ -31,5 +35,6 @@ pub mod perft;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod tablebase;
 pub mod time;
 pub mod tt;

@@ -1,4 +1,5 @@
-//! Score conventions: centipawns from the side to move, with mate scores near ±`MATE`.
+//! Score conventions: centipawns from the side to move, with mate scores near ±`MATE` and
+//! tablebase wins just below them, near ±`TB_WIN`.
 
 /// Deepest ply the search reaches (search stack size).
 pub const MAX_PLY: usize = 128;
@@ -9,10 +10,26 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Wider than any score: the initial window.
 pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
+/// A position the Syzygy tables call won, `ply` plies from the root, scores
+/// `TB_WIN - ply`: below every real mate (a mate found by search still ranks higher),
+/// above every evaluation, and never reported as `score mate`.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this magnitude are tablebase wins or mates: decided games.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// A win the fifty-move rule turns into a draw (a "cursed win"): a draw, nudged upwards
+/// so that the search still prefers the line where the opponent may go wrong.
+pub const TB_CURSED_WIN: i32 = 2;
 
 #[inline]
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND && score.abs() <= MATE
+}
+
+/// True for mates and tablebase wins or losses: scores whose size counts plies to an
+/// outcome rather than material, and so are stored relative to the node in the table.
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_WIN_BOUND && score.abs() <= MATE
 }
 
 /// Score for being mated `ply` plies from the root.

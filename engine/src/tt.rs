@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::score::{MATE_BOUND, is_mate};
+use crate::score::{TB_WIN_BOUND, is_decisive};
 
 /// How an entry's score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,13 +216,13 @@ fn available_memory() -> Option<usize> {
     kib.checked_mul(1024)
 }
 
-/// Mate scores are stored relative to the node (distance to mate from here), so the same
-/// entry is right wherever in the tree the position is met again; a score read back is
-/// made relative to the root again.
+/// Mate and tablebase scores are stored relative to the node (distance to the outcome
+/// from here), so the same entry is right wherever in the tree the position is met again;
+/// a score read back is made relative to the root again.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -230,7 +230,7 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if is_mate(score) {
+    if is_decisive(score) {
         if score > 0 {
             score - ply as i32
         } else {

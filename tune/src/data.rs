@@ -1,6 +1,7 @@
 //! Labelled positions, read from text and kept as evaluation traces.
 //!
-//! The line format is the one `cutoff datagen` writes, one position a line:
+//! The line format is the one `cutoff datagen` writes, one position a line, and
+//! `cutoff_engine::datagen::parse_line` reads it:
 //!
 //! ```text
 //! FEN | score | result
@@ -14,11 +15,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use cutoff_engine::board::position_from_fen;
+use cutoff_engine::datagen;
 use cutoff_engine::eval::{self, KING_DANGER_MIN_ATTACKERS, KING_UNITS, KingAttack};
 use rayon::prelude::*;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Color};
+use shakmaty::Color;
 
 /// Lines parsed in parallel at a time; the order of the data does not depend on it.
 const PARSE_BLOCK: usize = 1 << 16;
@@ -74,33 +74,16 @@ impl fmt::Display for DataError {
 /// One parsed line: its entry (with `start` still unset) and its features.
 type Parsed = (Entry, Vec<(u16, i16)>);
 
-/// Parses one data line; `Ok(None)` for a blank line.
+/// Parses one data line (the format is `cutoff_engine::datagen`'s, read by its
+/// `parse_line`); `Ok(None)` for a blank line.
 pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
-    let line = line.trim();
-    if line.is_empty() {
+    if line.trim().is_empty() {
         return Ok(None);
     }
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [fen, score, result] = fields[..] else {
-        return Err(format!(
-            "expected `FEN | score | result`, found {} field(s)",
-            fields.len()
-        ));
-    };
-    let fen: Fen = fen.parse().map_err(|e| format!("bad FEN `{fen}`: {e}"))?;
-    let pos = position_from_fen(fen, CastlingMode::Standard, false)
-        .map_err(|e| format!("bad position: {e}"))?;
-    let score: i32 = score
-        .parse()
-        .map_err(|_| format!("bad score `{score}`: expected an integer (centipawns)"))?;
-    let result = match result {
-        "1" | "1.0" => 1.0,
-        "0.5" | "1/2" => 0.5,
-        "0" | "0.0" => 0.0,
-        _ => return Err(format!("bad result `{result}`: expected 1.0, 0.5 or 0.0")),
-    };
+    let sample = datagen::parse_line(line)?;
+    let (score, result) = (sample.score, sample.outcome.white_points() as f32);
 
-    let trace = eval::trace(&pos);
+    let trace = eval::trace(sample.board.pos());
     let features = trace
         .net_counts()
         .map(|(i, n)| (i as u16, n as i16))
@@ -214,18 +197,21 @@ mod tests {
     #[test]
     fn bad_lines_say_what_is_wrong() {
         let cases = [
-            (format!("{START} | 25"), "found 2 field(s)"),
-            (format!("{START} | 25 | 0.5 | 3"), "found 4 field(s)"),
-            (
-                "rnbqkbnr/pppppppp/8 w - - 0 1 | 0 | 1.0".to_string(),
-                "bad FEN",
-            ),
+            (format!("{START} | 25"), "got 2 field(s)"),
+            (format!("{START} | 25 | 0.5 | 3"), "got 4 field(s)"),
+            ("rnbqkbnr/pppppppp/8 w - - 0 1 | 0 | 1.0".to_string(), "FEN"),
             (
                 "8/8/8/8/8/8/8/8 w - - 0 1 | 0 | 1.0".to_string(),
-                "bad position",
+                "illegal position",
             ),
-            (format!("{START} | 2.5 | 1.0"), "bad score `2.5`"),
-            (format!("{START} | 0 | 0.7"), "bad result `0.7`"),
+            (
+                format!("{START} | 2.5 | 1.0"),
+                "score '2.5' is not an integer",
+            ),
+            (
+                format!("{START} | 0 | 0.7"),
+                "result '0.7' is not 1.0, 0.5 or 0.0",
+            ),
         ];
         for (line, expected) in cases {
             let err = parse_line(&line).unwrap_err();
@@ -243,10 +229,7 @@ mod tests {
         assert_eq!(err.line, 3);
         assert_eq!(
             err.to_string(),
-            format!(
-                "{}:3: bad score `x`: expected an integer (centipawns)",
-                file.display()
-            )
+            format!("{}:3: score 'x' is not an integer", file.display())
         );
         let missing = Dataset::load(&[dir.join("missing.txt")], &|_| {}).unwrap_err();
         assert_eq!(missing.line, 0);

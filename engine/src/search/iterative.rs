@@ -5,13 +5,20 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use shakmaty::Move;
+
 use super::alphabeta::search_child;
-use super::{Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, ThreadData};
+use super::{
+    Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe,
+    ThreadData,
+};
+use crate::board::Board;
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
 use crate::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
-use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_mate, mate_moves, mated_in};
+use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_decisive, is_mate, mate_moves, mated_in};
+use crate::tablebase::{RootMethod, Tablebases};
 
 /// Root moves are reported with `currmove` once a search has run this long.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
@@ -19,17 +26,21 @@ const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 /// A mate in n plies is trusted once iterations reach 2·(n + this) plies.
 const MATE_PLIES_SLACK: i32 = 4;
 
-/// Runs iterative deepening on one thread. The main thread (id 0) reports and decides
-/// when to stop; helpers search until told to stop.
-pub(crate) fn iterate(
-    td: &mut ThreadData,
-    shared: &SharedState,
+/// The moves every thread searches at the root, and how the tree probes the tablebases.
+///
+/// When the root itself is in the tables, only the moves the tables rank best are kept
+/// (a won ending stays won and is converted within the fifty-move rule, a drawn one is
+/// not spoiled), each with the tables' score. Ranked by DTZ, the ranks alone make
+/// progress, so the tree does not probe (Stockfish's rule); ranked by WDL only, it probes
+/// while the root is won, so that the search finds its way to the next winning zeroing
+/// move.
+pub(crate) fn root_moves(
+    board: &Board,
     limits: &Limits,
-    multipv: usize,
-    report: &mut dyn FnMut(Report),
-) -> SearchResult {
-    td.root_moves = td
-        .board
+    shared: &SharedState,
+    syzygy: &SyzygyOptions,
+) -> (Vec<RootMove>, TbProbe) {
+    let mut root_moves: Vec<RootMove> = board
         .legal_moves()
         .into_iter()
         .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
@@ -39,8 +50,52 @@ pub(crate) fn iterate(
             previous_score: -INFINITY,
             seldepth: 0,
             pv: vec![mv],
+            tb_score: None,
         })
         .collect();
+    let Some(tables) = shared.tablebases.as_deref() else {
+        return (root_moves, TbProbe::default());
+    };
+    let mut probe = TbProbe {
+        cardinality: syzygy.probe_limit.min(tables.max_pieces()),
+        depth: syzygy.probe_depth,
+        rule50: syzygy.rule50,
+    };
+    if root_moves.is_empty() || !Tablebases::covers(board.pos(), probe.cardinality) {
+        return (root_moves, probe);
+    }
+    let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
+    let Some((ranks, method)) = tables.rank_root(board.pos(), &moves, syzygy.rule50) else {
+        return (root_moves, probe);
+    };
+    shared
+        .tb_hits
+        .fetch_add(moves.len() as u64, Ordering::Relaxed);
+    root_moves.retain_mut(|rm| match ranks.iter().find(|r| r.mv == rm.mv) {
+        Some(r) => {
+            rm.tb_score = Some(r.score);
+            true
+        }
+        None => false,
+    });
+    if method == RootMethod::Dtz || ranks.iter().all(|r| r.score <= DRAW) {
+        probe.cardinality = 0;
+    }
+    (root_moves, probe)
+}
+
+/// Runs iterative deepening on one thread over `root_moves`. The main thread (id 0)
+/// reports and decides when to stop; helpers search until told to stop.
+pub(crate) fn iterate(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    root_moves: &[RootMove],
+    limits: &Limits,
+    multipv: usize,
+    report: &mut dyn FnMut(Report),
+) -> SearchResult {
+    td.root_moves.clear();
+    td.root_moves.extend_from_slice(root_moves);
 
     if td.root_moves.is_empty() {
         // Checkmate or stalemate at the root: report the score, there is no move.
@@ -140,7 +195,7 @@ pub(crate) fn iterate(
         wait_for_stop(shared, limits);
     }
     let best = &td.root_moves[0];
-    let score = if best.score > -INFINITY {
+    let searched = if best.score > -INFINITY {
         best.score
     } else if best_score > -INFINITY {
         best_score
@@ -150,12 +205,14 @@ pub(crate) fn iterate(
     } else {
         evaluate(td.board.pos())
     };
+    let score = best.reported_score(searched);
     SearchResult {
         best: Some(best.mv),
         ponder: best.pv.get(1).copied(),
         score,
         depth: td.completed_depth,
         nodes: td.nodes,
+        tbhits: 0,
     }
 }
 
@@ -179,7 +236,7 @@ fn aspiration(
     let previous = td.root_moves[td.pv_index].score;
     let mut delta = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) =
-        if depth >= ASPIRATION_DEPTH && !is_mate(previous) && previous > -INFINITY {
+        if depth >= ASPIRATION_DEPTH && !is_decisive(previous) && previous > -INFINITY {
             (
                 (previous - delta).max(-INFINITY),
                 (previous + delta).min(INFINITY),
@@ -288,6 +345,17 @@ fn root_search(
     best_score
 }
 
+impl RootMove {
+    /// The score to report for this move: the tables' verdict when the root is in them,
+    /// unless the search has found a real mate (which says more).
+    fn reported_score(&self, searched: i32) -> i32 {
+        match self.tb_score {
+            Some(tb) if !is_mate(searched) => tb,
+            _ => searched,
+        }
+    }
+}
+
 impl ThreadData {
     pub(crate) fn elapsed(&self) -> Duration {
         self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed())
@@ -307,11 +375,12 @@ fn info(
         depth,
         seldepth: rm.map_or(0, |rm| rm.seldepth.max(depth as usize)),
         multipv,
-        score,
+        score: rm.map_or(score, |rm| rm.reported_score(score)),
         bound,
         nodes: shared.nodes.load(Ordering::Relaxed) + td.nodes - td.flushed_nodes,
         time: td.elapsed(),
         hashfull: shared.tt.hashfull(),
+        tbhits: shared.tb_hits.load(Ordering::Relaxed),
         pv: rm.map_or_else(Vec::new, |rm| rm.pv.clone()),
     }
 }

@@ -20,6 +20,7 @@ use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
 use crate::score::MAX_PLY;
+use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 
@@ -32,7 +33,8 @@ pub struct Signals {
     pub ponder: AtomicBool,
 }
 
-/// State every search thread shares: the table, the signals and the node total.
+/// State every search thread shares: the table, the signals, the node total and the
+/// endgame tablebases.
 pub struct SharedState {
     pub tt: TranspositionTable,
     pub signals: Arc<Signals>,
@@ -40,6 +42,24 @@ pub struct SharedState {
     nodes: AtomicU64,
     /// Set by the main thread when it finishes, to stop the helpers.
     helpers_stop: AtomicBool,
+    /// Syzygy tables, if any: behind an `Arc` because every searcher of a process (the
+    /// EPD runner keeps one per job) shares one set and the files it has opened.
+    tablebases: Option<Arc<Tablebases>>,
+    /// How this search probes the tables, set when it starts.
+    tb_probe: TbProbe,
+    /// Tablebase probes that gave an answer, by all threads (UCI `tbhits`).
+    tb_hits: AtomicU64,
+}
+
+/// When the tree probes the tables during one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TbProbe {
+    /// Probe positions with at most this many pieces; 0 never probes.
+    pub cardinality: usize,
+    /// Probe only at this remaining depth or more.
+    pub depth: i32,
+    /// Whether the fifty-move rule turns cursed wins and blessed losses into draws.
+    pub rule50: bool,
 }
 
 impl SharedState {
@@ -55,6 +75,29 @@ pub struct SearchOptions {
     pub multipv: usize,
     pub move_overhead: Duration,
     pub threads: usize,
+    pub syzygy: SyzygyOptions,
+}
+
+/// How the tablebases are used (the UCI options `SyzygyProbeDepth`, `SyzygyProbeLimit`
+/// and `Syzygy50MoveRule`, named as Stockfish names them).
+#[derive(Clone, Copy, Debug)]
+pub struct SyzygyOptions {
+    /// Probe inside the tree only at this remaining depth or more.
+    pub probe_depth: i32,
+    /// Probe only positions with at most this many pieces (also capped by the tables).
+    pub probe_limit: usize,
+    /// Score wins and losses the fifty-move rule would undo as draws.
+    pub rule50: bool,
+}
+
+impl Default for SyzygyOptions {
+    fn default() -> Self {
+        SyzygyOptions {
+            probe_depth: 1,
+            probe_limit: 7,
+            rule50: true,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -63,6 +106,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             threads: 1,
+            syzygy: SyzygyOptions::default(),
         }
     }
 }
@@ -87,6 +131,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: usize,
+    /// Tablebase probes that gave an answer so far.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -111,6 +157,7 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    pub tbhits: u64,
 }
 
 /// A root move with its score in the current and previous iteration.
@@ -121,6 +168,9 @@ pub(crate) struct RootMove {
     pub previous_score: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// The tables' verdict on the move when the root is in them: reported instead of
+    /// the search's score unless the search finds a real mate.
+    pub tb_score: Option<i32>,
 }
 
 /// Per-ply search stack entry.
@@ -279,6 +329,9 @@ impl Searcher {
                 signals: Arc::new(Signals::default()),
                 nodes: AtomicU64::new(0),
                 helpers_stop: AtomicBool::new(false),
+                tablebases: None,
+                tb_probe: TbProbe::default(),
+                tb_hits: AtomicU64::new(0),
             },
             threads: vec![ThreadData::new(0)],
         }
@@ -296,6 +349,11 @@ impl Searcher {
 
     pub fn tt(&self) -> &TranspositionTable {
         &self.shared.tt
+    }
+
+    /// Uses these Syzygy tables from the next search on (None: none).
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.shared.tablebases = tablebases;
     }
 
     /// Sets the number of search threads (main + helpers).
@@ -331,7 +389,12 @@ impl Searcher {
     ) -> SearchResult {
         self.set_threads(options.threads);
         self.shared.tt.new_search();
+        self.shared.tb_hits.store(0, Ordering::Relaxed);
+        let (root_moves, tb_probe) =
+            iterative::root_moves(board, limits, &self.shared, &options.syzygy);
+        self.shared.tb_probe = tb_probe;
         let shared = &self.shared;
+        let root_moves = &root_moves;
         shared.nodes.store(0, Ordering::Relaxed);
         shared.helpers_stop.store(false, Ordering::Relaxed);
         let pondering = limits.ponder && shared.signals.ponder.load(Ordering::Relaxed);
@@ -357,19 +420,21 @@ impl Searcher {
                 let spawned = std::thread::Builder::new()
                     .stack_size(STACK_SIZE)
                     .spawn_scoped(scope, move || {
-                        iterative::iterate(td, shared, limits, 1, &mut |_| {});
+                        iterative::iterate(td, shared, root_moves, limits, 1, &mut |_| {});
                     });
                 if spawned.is_err() {
                     // Too few resources for another thread: search with those we have.
                     break;
                 }
             }
-            let result = iterative::iterate(main, shared, limits, options.multipv, report);
+            let result =
+                iterative::iterate(main, shared, root_moves, limits, options.multipv, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
             result
         });
         SearchResult {
             nodes: shared.nodes.load(Ordering::Relaxed),
+            tbhits: shared.tb_hits.load(Ordering::Relaxed),
             ..result
         }
     }

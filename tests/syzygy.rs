@@ -1,0 +1,343 @@
+//! Syzygy tablebases through the library: won endings converted within the fifty-move
+//! rule, draws kept, the root moves ranked, probes inside the tree, damaged files.
+//!
+//! Every verdict is checked against the tables read directly with `shakmaty-syzygy`,
+//! not against the engine's own use of them. The tables are the few small files in
+//! tests/data/syzygy (provenance in its README).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cutoff_engine::board::Board;
+use cutoff_engine::limits::Limits;
+use cutoff_engine::score::{DRAW, TB_WIN};
+use cutoff_engine::search::{SearchOptions, SearchResult, Searcher, SyzygyOptions};
+use cutoff_engine::tablebase::{RootMethod, Tablebases};
+use shakmaty::{Chess, Position};
+use shakmaty_syzygy::{AmbiguousWdl, Tablebase};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
+}
+
+/// The engine's tables, loaded from `folder` (which must load without complaint).
+fn engine_tables(folder: &Path) -> Arc<Tablebases> {
+    let (tables, scans) = Tablebases::load(&[folder.to_path_buf()]);
+    assert!(
+        scans
+            .iter()
+            .all(|s| s.outcome.is_ok() && s.rejected.is_empty()),
+        "{scans:?}"
+    );
+    Arc::new(tables)
+}
+
+/// The same tables read directly, to judge the engine's moves.
+fn referee() -> Tablebase<Chess> {
+    let mut tables = Tablebase::new();
+    tables.add_directory(data_dir()).expect("test tables");
+    tables
+}
+
+/// WDL of `pos` for its side to move, counting its halfmove clock.
+fn wdl(referee: &Tablebase<Chess>, pos: &Chess) -> AmbiguousWdl {
+    referee.probe_wdl(pos).expect("position in the test tables")
+}
+
+fn searcher(tables: Option<Arc<Tablebases>>) -> Searcher {
+    let mut s = Searcher::new(16).expect("16 MB table");
+    s.set_tablebases(tables);
+    s
+}
+
+fn search(s: &mut Searcher, board: &Board, limits: &Limits) -> SearchResult {
+    s.search(board, limits, &SearchOptions::default(), &mut |_| {})
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+/// Plays the engine against itself from `fen` until mate, at most `max_plies`. Returns
+/// the halfmove clock before each move, and whether the game ended in mate. After every
+/// move of the side to move at the start, the referee must still call the position won.
+fn self_play(fen: &str, max_plies: usize) -> (Vec<u32>, bool) {
+    let referee = referee();
+    let mut s = searcher(Some(engine_tables(&data_dir())));
+    let mut board = Board::from_fen(fen, false).expect("test FEN");
+    let winner = board.turn();
+    let mut clocks = Vec::new();
+    for _ in 0..max_plies {
+        if board.legal_moves().is_empty() {
+            return (clocks, board.in_check());
+        }
+        clocks.push(board.pos().halfmoves());
+        let best = search(&mut s, &board, &nodes(5_000))
+            .best
+            .expect("a legal move");
+        let mover = board.turn();
+        board.make(best);
+        board.commit();
+        if mover == winner && !board.legal_moves().is_empty() {
+            let after = wdl(&referee, board.pos());
+            assert!(
+                matches!(after, AmbiguousWdl::Loss | AmbiguousWdl::MaybeLoss),
+                "{} spoiled the win: {after:?} in {}",
+                board.fen(),
+                fen
+            );
+        }
+    }
+    (clocks, false)
+}
+
+#[test]
+fn kqvk_and_krvk_are_mated_within_the_fifty_move_rule() {
+    for fen in [
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
+        "k7/8/8/8/8/8/8/4K2R w - - 0 1",
+        // DTZ 27 with 73 plies on the clock: only a DTZ-optimal move at every turn mates
+        // in time (the tables call the position won, and only just).
+        "8/8/8/4k3/8/8/8/4K2R w - - 73 60",
+    ] {
+        let referee = referee();
+        let start = Board::from_fen(fen, false).expect("test FEN");
+        assert!(
+            matches!(
+                wdl(&referee, start.pos()),
+                AmbiguousWdl::Win | AmbiguousWdl::MaybeWin
+            ),
+            "{fen} is won"
+        );
+        let (clocks, mated) = self_play(fen, 120);
+        assert!(mated, "{fen}: no mate in {} plies", clocks.len());
+        // The mating move is played with at most 99 halfmoves on the clock: nobody
+        // could claim a draw by the fifty-move rule before it.
+        let last = *clocks.last().expect("a move");
+        assert!(last <= 99, "{fen}: mate played on halfmove {last}");
+    }
+}
+
+#[test]
+fn kbvk_is_a_draw() {
+    let tables = engine_tables(&data_dir());
+    let mut s = searcher(Some(tables));
+    let board = Board::from_fen("8/8/3k4/8/8/2B5/8/4K3 w - - 0 1", false).expect("FEN");
+    let result = search(&mut s, &board, &Limits::depth(8));
+    assert_eq!(result.score, DRAW);
+    // All 15 root moves were ranked by the tables.
+    assert_eq!(result.tbhits, 15);
+}
+
+/// King and pawn against king with the defender in front: a pawn up to the evaluation,
+/// a draw to the tables, and the tables win.
+#[test]
+fn kpvk_draw_is_scored_as_a_draw() {
+    let board = Board::from_fen("8/8/8/8/8/4k3/4P3/4K3 w - - 0 1", false).expect("FEN");
+    let without = search(&mut searcher(None), &board, &Limits::depth(10));
+    assert!(without.score > 50, "evaluation: {}", without.score);
+    assert_eq!(without.tbhits, 0);
+    let tables = engine_tables(&data_dir());
+    let with = search(&mut searcher(Some(tables)), &board, &Limits::depth(10));
+    assert_eq!(with.score, DRAW);
+    assert!(with.tbhits > 0);
+}
+
+/// Rook against bishop, drawn, with moves that lose for the bishop's side: with the
+/// tables the engine, on either side, never plays a move that changes the verdict.
+#[test]
+fn krvkb_draw_is_held() {
+    let fen = "8/8/8/3k4/8/8/5R2/2b1K3 b - - 0 1";
+    let referee = referee();
+    let mut board = Board::from_fen(fen, false).expect("FEN");
+    assert_eq!(wdl(&referee, board.pos()), AmbiguousWdl::Draw);
+    // The test means something: some bishop-side moves lose here.
+    let losing = board
+        .legal_moves()
+        .iter()
+        .filter(|&&m| {
+            let mut after = board.pos().clone();
+            after.play_unchecked(m);
+            wdl(&referee, &after) == AmbiguousWdl::Win
+        })
+        .count();
+    assert!(losing > 0, "no losing move to avoid");
+    let mut s = searcher(Some(engine_tables(&data_dir())));
+    for _ in 0..40 {
+        let best = search(&mut s, &board, &nodes(5_000))
+            .best
+            .expect("a legal move");
+        board.make(best);
+        board.commit();
+        if board.legal_moves().is_empty() {
+            break;
+        }
+        let verdict = wdl(&referee, board.pos());
+        assert!(
+            !matches!(
+                verdict,
+                AmbiguousWdl::Win
+                    | AmbiguousWdl::MaybeWin
+                    | AmbiguousWdl::Loss
+                    | AmbiguousWdl::MaybeLoss
+            ),
+            "{} is {verdict:?} after a move from a draw",
+            board.fen()
+        );
+    }
+}
+
+/// The rook attacked by the king, and many moves leaving it en prise: at depth 1 the
+/// ranked root keeps only moves that keep the win, and the score is the tables' win.
+#[test]
+fn root_ranking_keeps_the_win() {
+    let fen = "8/8/8/8/8/2k5/3R4/7K w - - 0 1";
+    let referee = referee();
+    let board = Board::from_fen(fen, false).expect("FEN");
+    let throws = board
+        .legal_moves()
+        .iter()
+        .filter(|&&m| {
+            let mut after = board.pos().clone();
+            after.play_unchecked(m);
+            wdl(&referee, &after) != AmbiguousWdl::Loss
+        })
+        .count();
+    assert!(throws > 0, "no move throws the win away");
+    let tables = engine_tables(&data_dir());
+    let (ranks, method) = tables
+        .rank_root(board.pos(), &board.legal_moves(), true)
+        .expect("ranked");
+    assert_eq!(method, RootMethod::Dtz);
+    for r in &ranks {
+        let mut after = board.pos().clone();
+        after.play_unchecked(r.mv);
+        assert_eq!(wdl(&referee, &after), AmbiguousWdl::Loss);
+        assert_eq!(r.score, TB_WIN - 1);
+    }
+    for limits in [Limits::depth(1), nodes(1), Limits::depth(6)] {
+        let result = search(&mut searcher(Some(Arc::clone(&tables))), &board, &limits);
+        let mut after = board.pos().clone();
+        after.play_unchecked(result.best.expect("a move"));
+        assert_eq!(wdl(&referee, &after), AmbiguousWdl::Loss);
+        assert_eq!(result.score, TB_WIN - 1);
+    }
+}
+
+/// Five pieces, more than any table: the bishop takes the pawn before it queens, which
+/// leads into a drawn rook-against-bishop ending the tree finds in the tables (an exact
+/// draw), where the evaluation alone sees a rook against a bishop.
+#[test]
+fn probes_inside_the_tree_score_a_capture_into_the_tables() {
+    let fen = "8/P7/8/8/8/4bk2/8/4K2R b - - 0 1";
+    let board = Board::from_fen(fen, false).expect("FEN");
+    let without = search(&mut searcher(None), &board, &Limits::depth(8));
+    assert_eq!(without.tbhits, 0);
+    assert!(without.score < -100, "evaluation: {}", without.score);
+    let tables = engine_tables(&data_dir());
+    let with = search(&mut searcher(Some(tables)), &board, &Limits::depth(8));
+    assert!(with.tbhits > 0);
+    assert_eq!(with.score, DRAW);
+    assert_eq!(
+        with.best.map(|m| board.uci(m)).as_deref(),
+        Some("e3a7"),
+        "the bishop takes the pawn"
+    );
+}
+
+/// `SyzygyProbeLimit` 0 and a probe depth beyond the search switch the tree's probes off.
+#[test]
+fn probe_limit_and_depth_switch_probes_off() {
+    let fen = "8/P7/8/8/8/4bk2/8/4K2R b - - 0 1";
+    let board = Board::from_fen(fen, false).expect("FEN");
+    let tables = engine_tables(&data_dir());
+    for syzygy in [
+        SyzygyOptions {
+            probe_limit: 0,
+            ..SyzygyOptions::default()
+        },
+        SyzygyOptions {
+            probe_depth: 20,
+            ..SyzygyOptions::default()
+        },
+    ] {
+        let options = SearchOptions {
+            syzygy,
+            ..SearchOptions::default()
+        };
+        let result = searcher(Some(Arc::clone(&tables))).search(
+            &board,
+            &Limits::depth(8),
+            &options,
+            &mut |_| {},
+        );
+        assert_eq!(result.tbhits, 0, "{syzygy:?}");
+    }
+}
+
+/// A DTZ table cut short at a size the load check accepts: the probe fails when the
+/// table is opened, the root falls back to WDL, and the win is still kept.
+#[test]
+fn damaged_dtz_table_falls_back_to_wdl() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("syzygy-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let wdl_bytes = std::fs::read(data_dir().join("KQvK.rtbw")).expect("KQvK.rtbw");
+    std::fs::write(dir.join("KQvK.rtbw"), wdl_bytes).expect("copy");
+    let dtz_bytes = std::fs::read(data_dir().join("KQvK.rtbz")).expect("KQvK.rtbz");
+    // 16 + 64·k bytes is the size check's idea of a whole table.
+    std::fs::write(dir.join("KQvK.rtbz"), &dtz_bytes[..16 + 64 * 4]).expect("cut copy");
+    let tables = engine_tables(&dir);
+    assert_eq!(tables.files(), 2);
+    let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
+    let board = Board::from_fen(fen, false).expect("FEN");
+    let (_, method) = tables
+        .rank_root(board.pos(), &board.legal_moves(), true)
+        .expect("ranked by WDL");
+    assert_eq!(method, RootMethod::Wdl);
+    let result = search(&mut searcher(Some(tables)), &board, &Limits::depth(6));
+    let mut after = board.pos().clone();
+    after.play_unchecked(result.best.expect("a move"));
+    assert_eq!(wdl(&referee(), &after), AmbiguousWdl::Loss);
+}
+
+#[test]
+fn load_reports_missing_folders_and_damaged_files() {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("syzygy-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let bytes = std::fs::read(data_dir().join("KRvK.rtbz")).expect("KRvK.rtbz");
+    std::fs::write(dir.join("KRvK.rtbz"), &bytes[..1000]).expect("truncated copy");
+    std::fs::write(dir.join("README.txt"), "not a table").expect("other file");
+    let missing = dir.join("missing");
+    let (tables, scans) = Tablebases::load(&[missing.clone(), dir.clone(), data_dir()]);
+    assert_eq!(scans.len(), 3);
+    assert_eq!(scans[0].folder, missing);
+    assert_eq!(
+        scans[0].outcome.as_ref().map_err(|e| e.kind()).err(),
+        Some(std::io::ErrorKind::NotFound)
+    );
+    assert_eq!(*scans[1].outcome.as_ref().expect("listed"), 0);
+    assert_eq!(scans[1].rejected.len(), 1);
+    assert_eq!(scans[1].rejected[0].0, dir.join("KRvK.rtbz"));
+    assert_eq!(*scans[2].outcome.as_ref().expect("listed"), 10);
+    assert_eq!(tables.files(), 10);
+    assert_eq!(tables.max_pieces(), 4);
+}
+
+#[test]
+fn syzygy_path_splits_like_path() {
+    assert!(Tablebases::split_path("").is_empty());
+    assert!(Tablebases::split_path("<empty>").is_empty());
+    let sep = if cfg!(windows) { ';' } else { ':' };
+    assert_eq!(
+        Tablebases::split_path(&format!("/tb/345{sep}/tb/6{sep}")),
+        [PathBuf::from("/tb/345"), PathBuf::from("/tb/6")]
+    );
+}

@@ -1,0 +1,443 @@
+//! `cutoff datagen`: self-play games in parallel, written to a file as training data
+//! (`FEN | score | result` lines; the games themselves are played by
+//! `cutoff_engine::datagen`).
+//!
+//! Games are numbered; worker threads take the next number, each game on the worker's own
+//! one-thread searcher, and the main thread writes finished games in number order, each
+//! with a single write. So the file is the same whatever the thread count or the timing,
+//! and a run killed at any moment leaves only whole games in it.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::{ArgGroup, Args};
+use cutoff_engine::board::Board;
+use cutoff_engine::datagen::{self, Ending, Game, Openings, Outcome, Settings};
+use cutoff_engine::epd::parse_suite;
+use cutoff_engine::search::Searcher;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Without a terminal for the progress bar, a status line this often.
+const STATUS_INTERVAL: Duration = Duration::from_secs(60);
+/// Exit status after a second Ctrl-C (128 + SIGINT, as shells report it).
+const EXIT_INTERRUPTED: i32 = 130;
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("target").required(true).args(["games", "positions"])))]
+pub struct DatagenArgs {
+    /// File the positions are appended to (created if missing).
+    #[arg(long)]
+    pub output: PathBuf,
+    /// Stop after this many games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Stop after the game that brings the positions written to at least this many.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub positions: Option<u64>,
+    /// Games played at once, each on its own one-thread search.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Nodes searched a move.
+    #[arg(long, default_value_t = datagen::DEFAULT_NODES, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Also stop each move's search at this depth.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=127))]
+    pub depth: Option<i32>,
+    /// EPD file of opening positions, one drawn at random a game (the first four fields of
+    /// a line are the FEN).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Random legal plies played before the engine takes over (default: 8 from the start
+    /// position without a book, 2 after a book position, so that games from the same book
+    /// position differ).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub random_plies: Option<u32>,
+    /// Seed of every random choice: the same seed and settings write the same file.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Transposition table size of each game's search in MB.
+    #[arg(long, default_value_t = datagen::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+/// What the run stops at.
+#[derive(Clone, Copy)]
+enum Target {
+    Games(u64),
+    Positions(u64),
+}
+
+/// Counts of what has been written so far.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    positions: u64,
+    /// Plies searched, whether their position was kept or not.
+    plies: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+    endings: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, game: &Game) {
+        self.games += 1;
+        self.positions += game.samples.len() as u64;
+        self.plies += game.plies as u64;
+        match game.outcome {
+            Outcome::WhiteWins => self.white_wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::BlackWins => self.black_wins += 1,
+        }
+        *self.endings.entry(ending_name(game.ending)).or_default() += 1;
+    }
+
+    fn reached(&self, target: Target) -> bool {
+        match target {
+            Target::Games(n) => self.games >= n,
+            Target::Positions(n) => self.positions >= n,
+        }
+    }
+
+    fn rate(&self, elapsed: Duration) -> f64 {
+        self.positions as f64 / elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+fn ending_name(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Checkmate => "checkmate",
+        Ending::Stalemate => "stalemate",
+        Ending::Repetition => "repetition",
+        Ending::FiftyMoves => "fifty moves",
+        Ending::InsufficientMaterial => "insufficient material",
+        Ending::AdjudicatedWin => "adjudicated win",
+        Ending::AdjudicatedDraw => "adjudicated draw",
+    }
+}
+
+/// Runs `cutoff datagen`.
+pub fn run(args: &DatagenArgs) -> ExitCode {
+    let openings = match &args.book {
+        Some(path) => match load_book(path) {
+            Ok(book) => Openings { book },
+            Err(e) => {
+                eprintln!("cutoff datagen: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Openings::default(),
+    };
+    let default_plies = if openings.book.is_empty() {
+        datagen::DEFAULT_RANDOM_PLIES
+    } else {
+        datagen::DEFAULT_BOOK_RANDOM_PLIES
+    };
+    let settings = Settings {
+        nodes: args.nodes,
+        depth: args.depth,
+        random_plies: args.random_plies.map_or(default_plies, |p| p as usize),
+    };
+    let Some(target) = args
+        .games
+        .map(Target::Games)
+        .or(args.positions.map(Target::Positions))
+    else {
+        eprintln!("cutoff datagen: give --games or --positions");
+        return ExitCode::from(2);
+    };
+    let file = match OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.output)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("cutoff datagen: cannot open {}: {e}", args.output.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut searchers = Vec::new();
+    for _ in 0..args.threads {
+        match Searcher::new(args.hash as usize) {
+            Ok(s) => searchers.push(s),
+            Err(e) => {
+                eprintln!("cutoff datagen: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+
+    // The output sits behind a lock that each game's write holds: a second Ctrl-C takes it
+    // before exiting, so it never cuts a game short.
+    let output = Arc::new(Mutex::new(file));
+    let stop = Arc::new(AtomicBool::new(false));
+    install_interrupt_handler(&stop, &output);
+
+    println!(
+        "datagen: {} thread(s), {} nodes a move{}, openings: {}, seed {} -> {}",
+        args.threads,
+        settings.nodes,
+        settings
+            .depth
+            .map_or(String::new(), |d| format!(", depth {d}")),
+        describe_openings(args, &openings, settings.random_plies),
+        args.seed,
+        args.output.display()
+    );
+    let run = Run {
+        settings: &settings,
+        openings: &openings,
+        seed: args.seed,
+        target,
+        stop: &stop,
+        output: &output,
+    };
+    let start = Instant::now();
+    let (tally, error) = run.play(searchers);
+    let elapsed = start.elapsed();
+    println!(
+        "datagen: {} games, {} positions written (of {} plies searched) in {:.1} s \
+         ({:.0} positions/s); White wins {}, draws {}, Black wins {}",
+        tally.games,
+        tally.positions,
+        tally.plies,
+        elapsed.as_secs_f64(),
+        tally.rate(elapsed),
+        tally.white_wins,
+        tally.draws,
+        tally.black_wins
+    );
+    let endings: Vec<String> = tally
+        .endings
+        .iter()
+        .map(|(name, count)| format!("{name} {count}"))
+        .collect();
+    println!("datagen: endings: {}", endings.join(", "));
+    if stop.load(Ordering::Relaxed) && !tally.reached(target) && error.is_none() {
+        println!("datagen: interrupted; every game written is complete");
+    }
+    match error {
+        Some(e) => {
+            eprintln!("cutoff datagen: {e}");
+            ExitCode::FAILURE
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// The book's positions; an unreadable file or one without a position is an error.
+fn load_book(path: &Path) -> Result<Vec<Board>, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
+    let suite = parse_suite(&String::from_utf8_lossy(&bytes), false);
+    if !suite.errors.is_empty() {
+        eprintln!(
+            "cutoff datagen: {}: {} line(s) skipped (first: line {}: {})",
+            path.display(),
+            suite.errors.len(),
+            suite.errors[0].line,
+            suite.errors[0].message
+        );
+    }
+    if suite.records.is_empty() {
+        return Err(format!("book {} holds no position", path.display()));
+    }
+    Ok(suite.records.into_iter().map(|r| r.board).collect())
+}
+
+fn describe_openings(args: &DatagenArgs, openings: &Openings, random_plies: usize) -> String {
+    match &args.book {
+        Some(path) => format!(
+            "{} book positions from {} + {random_plies} random plies",
+            openings.book.len(),
+            path.display()
+        ),
+        None => format!("{random_plies} random plies"),
+    }
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP once: start no new game, finish those in flight, write
+/// them and exit. Twice: exit at once, between two games' writes.
+fn install_interrupt_handler(stop: &Arc<AtomicBool>, output: &Arc<Mutex<File>>) {
+    let stop = Arc::clone(stop);
+    let output = Arc::clone(output);
+    let installed = ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::Relaxed) {
+            let _write_done = output.lock();
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        eprintln!(
+            "cutoff datagen: interrupted; finishing the games in flight (interrupt again to stop now)"
+        );
+    });
+    if let Err(e) = installed {
+        eprintln!("cutoff datagen: no interrupt handler ({e}); a kill still leaves whole games");
+    }
+}
+
+/// One run: what every worker needs, borrowed for the length of the run.
+struct Run<'a> {
+    settings: &'a Settings,
+    openings: &'a Openings,
+    seed: u64,
+    target: Target,
+    stop: &'a AtomicBool,
+    output: &'a Mutex<File>,
+}
+
+impl Run<'_> {
+    /// Plays and writes games until the target, an interrupt or an error; returns what was
+    /// written and the error, if any.
+    fn play(&self, searchers: Vec<Searcher>) -> (Tally, Option<String>) {
+        let next_index = AtomicU64::new(0);
+        let (sender, receiver) = mpsc::channel::<(u64, Result<Game, String>)>();
+        std::thread::scope(|scope| {
+            for mut searcher in searchers {
+                let sender = sender.clone();
+                let next_index = &next_index;
+                scope.spawn(move || {
+                    while !self.stop.load(Ordering::Relaxed) {
+                        let index = next_index.fetch_add(1, Ordering::Relaxed);
+                        if let Target::Games(games) = self.target
+                            && index >= games
+                        {
+                            break;
+                        }
+                        let game = datagen::play_game(
+                            &mut searcher,
+                            self.settings,
+                            self.openings,
+                            self.seed,
+                            index,
+                        );
+                        if sender.send((index, game)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            self.write_in_order(receiver)
+        })
+    }
+
+    /// Writes games as they arrive, in index order (a game that finishes early waits for
+    /// those before it), until the target is reached or the workers are done.
+    fn write_in_order(
+        &self,
+        receiver: mpsc::Receiver<(u64, Result<Game, String>)>,
+    ) -> (Tally, Option<String>) {
+        let mut progress = Progress::new(self.target);
+        let mut tally = Tally::default();
+        let mut pending = BTreeMap::new();
+        let mut next_to_write = 0;
+        let mut error = None;
+        // Once finished, games still arriving from the workers are dropped.
+        let mut finished = false;
+        let mut text = String::new();
+        for (index, game) in receiver {
+            if finished {
+                continue;
+            }
+            pending.insert(index, game);
+            while let Some(game) = pending.remove(&next_to_write) {
+                next_to_write += 1;
+                let written = game.and_then(|game| {
+                    text.clear();
+                    game.write_lines(&mut text);
+                    self.write(&text)?;
+                    tally.add(&game);
+                    Ok(())
+                });
+                if let Err(e) = written {
+                    error = Some(e);
+                }
+                if error.is_some() || tally.reached(self.target) {
+                    self.stop.store(true, Ordering::Relaxed);
+                    finished = true;
+                    break;
+                }
+            }
+            progress.update(&tally);
+        }
+        progress.finish();
+        (tally, error)
+    }
+
+    /// Appends one game's lines with a single write.
+    fn write(&self, text: &str) -> Result<(), String> {
+        let mut file = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write: {e}"))
+    }
+}
+
+/// The progress bar on a terminal, a status line now and then without one.
+struct Progress {
+    bar: Option<ProgressBar>,
+    target: Target,
+    start: Instant,
+    last_status: Instant,
+}
+
+impl Progress {
+    fn new(target: Target) -> Self {
+        let length = match target {
+            Target::Games(n) | Target::Positions(n) => n,
+        };
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(length);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} {msg} [{elapsed_precise}<{eta_precise}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        let start = Instant::now();
+        Progress {
+            bar,
+            target,
+            start,
+            last_status: start,
+        }
+    }
+
+    fn update(&mut self, tally: &Tally) {
+        let rate = tally.rate(self.start.elapsed());
+        match (&self.bar, self.target) {
+            (Some(bar), Target::Games(_)) => {
+                bar.set_message(format!("games, {} positions, {rate:.0}/s", tally.positions));
+                bar.set_position(tally.games);
+            }
+            (Some(bar), Target::Positions(_)) => {
+                bar.set_message(format!("positions, {} games, {rate:.0}/s", tally.games));
+                bar.set_position(tally.positions);
+            }
+            (None, _) if self.last_status.elapsed() >= STATUS_INTERVAL => {
+                self.last_status = Instant::now();
+                eprintln!(
+                    "datagen: {} games, {} positions, {rate:.0} positions/s",
+                    tally.games, tally.positions
+                );
+            }
+            (None, _) => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
