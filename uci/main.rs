@@ -9,6 +9,7 @@ mod options;
 mod output;
 mod session;
 mod syzygy;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -101,6 +102,12 @@ enum Tool {
         #[command(flatten)]
         args: datagen::DatagenArgs,
     },
+    /// Fit the evaluation's weights to labelled positions (`FEN | score | result` lines)
+    /// and write them as Rust source (default: engine/src/eval/weights.rs).
+    Tune {
+        #[command(flatten)]
+        args: tune::TuneArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -178,5 +185,6 @@ fn main() -> ExitCode {
         }
         Some(Tool::Lab { args }) => lab::run(&args),
         Some(Tool::Datagen { args }) => datagen::run(&args),
+        Some(Tool::Tune { args }) => tune::run(&args),
     }
 }

@@ -1,0 +1,140 @@
+//! King safety: the pawn shield in front of the king, and king danger from the enemy
+//! pieces attacking the squares around it.
+//!
+//! King danger is the evaluation's one nonlinear term: attack units (a weight per
+//! attacking role times the king-zone squares that role attacks, and a weight per role
+//! times the safe checks it has) are summed, and the penalty grows with the square of the
+//! sum, because a lone attacker rarely mates while several together often do. The tuner differentiates through it explicitly
+//! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
+
+use shakmaty::{Bitboard, Color, Role, Square, attacks};
+
+use super::pieces::Attacks;
+use super::{Acc, Ctx, Score, Tracer, features, file_mask, ranks_ahead, relative_rank, weights};
+
+/// Inputs of the attack units: king-zone squares attacked by knights, bishops, rooks and
+/// queens, then safe checks by knights, bishops, rooks and queens.
+pub const KING_UNITS: usize = 8;
+/// Where the safe checks start among the inputs.
+const SAFE_CHECKS: usize = 4;
+
+/// Fewer attackers than this on the king zone count as no danger.
+pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
+/// The middlegame king-danger penalty is `units² / KING_DANGER_DIVISOR` ...
+pub const KING_DANGER_DIVISOR: i32 = 64;
+/// ... capped at this value ...
+pub const KING_DANGER_MAX: i32 = 500;
+/// ... and the endgame penalty is the middlegame one divided by this.
+pub const KING_DANGER_EG_DIVISOR: i32 = 8;
+
+/// The attacks on one side's king zone, gathered while counting the other side's
+/// mobility.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingAttack {
+    /// Pieces attacking at least one square of the zone.
+    pub attackers: i32,
+    /// The counts the attack units weigh, in [`KING_UNITS`] order.
+    pub inputs: [i32; KING_UNITS],
+}
+
+impl KingAttack {
+    /// A piece of `role` attacking `hits` squares of the zone.
+    #[inline(always)]
+    pub(super) fn add(&mut self, role: Role, hits: i32) {
+        if hits > 0 {
+            self.attackers += 1;
+            self.inputs[role as usize - 2] += hits;
+        }
+    }
+
+    /// Attack units under the given per-role weights.
+    #[inline(always)]
+    pub fn units(&self, weights: &[i32; KING_UNITS]) -> i32 {
+        self.inputs.iter().zip(weights).map(|(n, w)| n * w).sum()
+    }
+}
+
+/// The king-danger score of the side whose king suffers `attack`, under the per-role
+/// attack-unit `weights`. Zero (no danger) below [`KING_DANGER_MIN_ATTACKERS`].
+#[inline(always)]
+pub fn danger(attack: KingAttack, weights: &[i32; KING_UNITS]) -> Score {
+    if attack.attackers < KING_DANGER_MIN_ATTACKERS {
+        return Score::ZERO;
+    }
+    let units = attack.units(weights);
+    let mg = (units * units / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+    -Score {
+        mg,
+        eg: mg / KING_DANGER_EG_DIVISOR,
+    }
+}
+
+/// The square of `pawns` nearest to `color`'s back rank.
+#[inline(always)]
+fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
+    if color.is_white() {
+        pawns.first()
+    } else {
+        pawns.last()
+    }
+}
+
+/// Pawn shield and king danger for `color`'s king; `attack` is what the enemy pieces do
+/// to its zone, `attacks` the squares each side attacks (indexed by colour).
+#[inline(always)]
+pub(super) fn king_safety<T: Tracer>(
+    ctx: &Ctx,
+    color: Color,
+    mut attack: KingAttack,
+    attacks: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
+    let Some(king) = ctx.kings[color as usize] else {
+        return;
+    };
+    let own = ctx.pawns[color as usize];
+    let enemy_pawns = ctx.pawns[(!color) as usize];
+    let all_pawns = own | enemy_pawns;
+    let ahead = ranks_ahead(color.is_white(), king.rank().to_usize());
+    let king_file = king.file().to_usize();
+    let king_rank = relative_rank(king, color);
+
+    for file in king_file.saturating_sub(1)..=(king_file + 1).min(7) {
+        let fm = file_mask(file);
+        let in_front = Bitboard(fm & ahead);
+        let ranks_to = |p: Square| relative_rank(p, color) - king_rank;
+        let distance = nearest(own & in_front, color).map_or(8, ranks_to);
+        let feature = match distance {
+            1 => features::KING_SHIELD_NEAR,
+            2 => features::KING_SHIELD_FAR,
+            _ => features::KING_SHIELD_MISSING,
+        };
+        acc.add(feature, color, 1);
+        if (all_pawns & Bitboard(fm)).is_empty() {
+            acc.add(features::KING_OPEN_FILE, color, 1);
+        }
+        // An enemy pawn marching up a shield file opens lines to the king.
+        if let Some(pawn) = nearest(enemy_pawns & in_front, color) {
+            acc.add(features::PAWN_STORM + ranks_to(pawn), color, 1);
+        }
+    }
+
+    // Safe checks: squares from which an enemy piece could check the king, that such a
+    // piece attacks, and that no defender covers.
+    let enemy = &attacks[(!color) as usize];
+    let safe = !attacks[color as usize].all & !ctx.by_color[(!color) as usize];
+    let diagonal = attacks::bishop_attacks(king, ctx.occupied);
+    let straight = attacks::rook_attacks(king, ctx.occupied);
+    let check_squares = [
+        attacks::knight_attacks(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+    ];
+    for (i, squares) in check_squares.into_iter().enumerate() {
+        attack.inputs[SAFE_CHECKS + i] += (squares & enemy.by_role[i] & safe).count() as i32;
+    }
+
+    acc.total[color as usize] += danger(attack, &weights::KING_ATTACK_WEIGHT);
+    acc.tracer.king_attack(color, attack);
+}
