@@ -710,10 +710,12 @@ mod tests {
         );
         // Bishop pair and rook on open file.
         let pair = trace(&from_fen("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"));
-        assert_eq!(pair.term(Term::BishopPair, Color::White), (28, 50));
+        let w = weights::BISHOP_PAIR;
+        assert_eq!(pair.term(Term::BishopPair, Color::White), (w.mg, w.eg));
         assert_eq!(pair.count(features::BISHOP_PAIR, Color::White), 1);
         let rook = trace(&from_fen("4k3/p7/8/8/8/8/1P6/R3K3 w - - 0 1"));
-        assert_eq!(rook.term(Term::Rooks, Color::White), (12, 6));
+        let w = weights::ROOK_HALF_OPEN_FILE;
+        assert_eq!(rook.term(Term::Rooks, Color::White), (w.mg, w.eg));
         assert_eq!(rook.count(features::ROOK_HALF_OPEN_FILE, Color::White), 1);
     }
 
@@ -853,7 +855,10 @@ mod tests {
         assert_eq!(features::group_of(features::PST + 64).name, "KNIGHT_PST");
         assert_eq!(features::group_of(features::TEMPO).name, "TEMPO");
         assert_eq!(features::WEIGHTS[features::TEMPO], weights::TEMPO);
-        assert_eq!(features::WEIGHTS[features::QUEEN_MOBILITY + 27], s(15, 27));
+        assert_eq!(
+            features::WEIGHTS[features::QUEEN_MOBILITY + 27],
+            weights::QUEEN_MOBILITY[27]
+        );
         assert_eq!(
             features::COUNT,
             // material, PSTs, mobility, pawn structure, passed pawns, shield, bishop pair
