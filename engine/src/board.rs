@@ -373,6 +373,16 @@ impl Board {
         from | (to << 6) | (promo << 12)
     }
 
+    /// A hash of the pawn structure alone, both colours' pawns, for tables keyed by it.
+    /// Multiplying by odd constants stirs every pawn into the high bits.
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        let b = self.pos.board();
+        let white = (b.pawns() & b.white()).0;
+        let black = (b.pawns() & b.black()).0;
+        white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+    }
+
     /// True if the legal move `m` checks the opponent's king, directly or by uncovering a
     /// slider, found from the bitboards without making it (the search asks for every move
     /// it considers pruning). Castling and en passant, rare and with odd geometry, are made

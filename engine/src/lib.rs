@@ -8,11 +8,12 @@
 //! - [`eval`] scores a position from the side to move; [`see`] plays out exchanges with its
 //!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
 //!   threads share besides the stop flag, node counters and tablebases; [`history`]
-//!   keeps killers, countermoves and the history tables; [`time`] turns UCI clocks into
-//!   soft/hard deadlines; [`tablebase`] loads Syzygy tables (reading data files is the
-//!   engine's business, talking to the user is not) and turns probes into scores and
-//!   root-move ranks; [`skill`] maps a playing strength onto a node budget and a noisy
-//!   choice among MultiPV lines.
+//!   keeps killers, countermoves and the history tables, [`correction`] what the search
+//!   learned about the eval's errors; [`time`] turns UCI clocks into soft/hard deadlines;
+//!   [`tablebase`] loads Syzygy tables (reading data files is the engine's business,
+//!   talking to the user is not) and turns probes into scores and root-move ranks;
+//!   [`skill`] maps a playing strength onto a node budget and a noisy choice among
+//!   MultiPV lines.
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
@@ -25,6 +26,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod correction;
 pub mod datagen;
 pub mod epd;
 pub mod eval;

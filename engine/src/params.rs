@@ -20,6 +20,16 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_EVAL_MAX: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 
+/// Singular extensions: from DEPTH on, a TT move whose lower bound is at most DEPTH_SLACK
+/// plies shallower is tested by a search at (depth − 1) / 2 of the other moves against
+/// ttScore − MARGIN·depth. No other move comes close: extend one ply, two when they all
+/// fall DOUBLE_MARGIN further short (at most DOUBLE_MAX times along a line).
+pub const SINGULAR_DEPTH: i32 = 8;
+pub const SINGULAR_DEPTH_SLACK: i32 = 3;
+pub const SINGULAR_MARGIN: i32 = 2;
+pub const SINGULAR_DOUBLE_MARGIN: i32 = 20;
+pub const SINGULAR_DOUBLE_MAX: u8 = 6;
+
 /// Internal iterative reduction: no TT move at a deep node, search one ply less.
 pub const IIR_DEPTH: i32 = 4;
 
@@ -63,3 +73,12 @@ pub const HISTORY_MAX: i32 = 16384;
 
 /// Check the clock and the stop flag every this many nodes.
 pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Correction history: 2^BITS entries per side; entries hold the eval's error in
+/// 1/GRAIN centipawns, errors count up to ±LIMIT, and a search of depth d moves an
+/// entry (d + 1)/WEIGHT_SCALE of the way to its error, at most MAX_WEIGHT/WEIGHT_SCALE.
+pub const CORRECTION_BITS: u32 = 14;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_LIMIT: i32 = 400;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+pub const CORRECTION_WEIGHT_SCALE: i32 = 256;

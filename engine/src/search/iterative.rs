@@ -126,7 +126,11 @@ pub(crate) fn iterate(
     }
 
     // The root's static eval, so that `improving` can compare against it at ply 2.
-    td.stack[0].static_eval = (!td.board.in_check()).then(|| evaluate(td.board.pos()));
+    td.stack[0].static_eval = (!td.board.in_check()).then(|| {
+        let eval = evaluate(td.board.pos());
+        td.correction
+            .correct(td.board.turn(), td.board.pawn_key(), eval)
+    });
 
     let max_depth = limits
         .depth

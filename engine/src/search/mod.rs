@@ -16,6 +16,7 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use crate::board::Board;
+use crate::correction::CorrectionHistory;
 use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
@@ -186,6 +187,10 @@ pub(crate) struct StackEntry {
     /// The same move as continuation history keys it.
     pub piece_to: Option<PieceTo>,
     pub null_move: bool,
+    /// The move a singular-extension search at this ply leaves out.
+    pub excluded: Option<Move>,
+    /// Double extensions on the line from the root to this ply.
+    pub double_extensions: u8,
 }
 
 /// Everything one search thread owns.
@@ -193,6 +198,7 @@ pub struct ThreadData {
     id: usize,
     pub(crate) board: Board,
     pub(crate) history: History,
+    pub(crate) correction: CorrectionHistory,
     pub(crate) stack: Vec<StackEntry>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
@@ -219,6 +225,7 @@ impl ThreadData {
             id,
             board: Board::default(),
             history: History::default(),
+            correction: CorrectionHistory::default(),
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -385,6 +392,7 @@ impl Searcher {
         self.shared.tt.clear();
         for td in &mut self.threads {
             td.history.clear();
+            td.correction = CorrectionHistory::default();
         }
     }
 

@@ -52,11 +52,12 @@ pub(super) fn qsearch<const PV: bool>(
     }
 
     // Stand pat: the side to move may decline every capture (not when in check).
-    let static_eval = if in_check {
+    let raw_eval = if in_check {
         None
     } else {
         Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
     };
+    let static_eval = raw_eval.map(|e| td.correction.correct(board.turn(), board.pawn_key(), e));
     let mut best_score = -INFINITY;
     if let Some(eval) = static_eval {
         if eval >= beta {
@@ -66,12 +67,15 @@ pub(super) fn qsearch<const PV: bool>(
         best_score = eval;
     }
 
-    let picker = MovePicker::noisy(board, &td.history);
+    let mut picker = MovePicker::noisy(board, &td.history);
     if in_check && picker.is_empty() {
         return mated_in(ply);
     }
     let mut best_move = None;
-    for (m, _) in picker {
+    // Quiescence does not record its moves on the search stack, so quiet evasions are
+    // ranked by butterfly history alone.
+    let continuations = [None; 2];
+    while let Some((m, _)) = picker.next(&td.board, &td.history, &continuations) {
         if let Some(eval) = static_eval {
             // Delta pruning: even winning the captured piece leaves us below α.
             let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
@@ -110,7 +114,7 @@ pub(super) fn qsearch<const PV: bool>(
         ply,
         best_move.map_or(0, Board::pack),
         best_score,
-        static_eval.unwrap_or(0),
+        raw_eval.unwrap_or(0),
         QS_DEPTH,
         bound,
     );
