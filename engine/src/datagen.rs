@@ -16,6 +16,7 @@ use shakmaty::Color;
 use crate::board::Board;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
+use crate::rng::Rng;
 use crate::score::is_decisive;
 use crate::search::{SearchOptions, Searcher};
 
@@ -228,30 +229,11 @@ impl Openings {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a tiny generator whose every seed, 0
-/// included, gives a good stream; games need nothing stronger to pick random moves.
-struct Rng(u64);
-
-impl Rng {
-    /// The generator of game `index` of the run seeded `seed`: distinct games get
-    /// unrelated streams, and a game's stream depends on nothing else.
-    fn for_game(seed: u64, index: u64) -> Rng {
-        let run = Rng(seed).next_u64();
-        Rng(Rng(run.wrapping_add(index)).next_u64())
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (> 0), by multiply-shift (no modulo bias worth the name).
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
+/// The generator of game `index` of the run seeded `seed`: distinct games get unrelated
+/// streams, and a game's stream depends on nothing else.
+fn game_rng(seed: u64, index: u64) -> Rng {
+    let run = Rng::new(seed).next_u64();
+    Rng::new(Rng::new(run.wrapping_add(index)).next_u64())
 }
 
 /// Plays game `index` of the run seeded `seed` on `searcher` (cleared first, so that the
@@ -264,7 +246,7 @@ pub fn play_game(
     seed: u64,
     index: u64,
 ) -> Result<Game, String> {
-    let mut rng = Rng::for_game(seed, index);
+    let mut rng = game_rng(seed, index);
     for _ in 0..MAX_OPENING_TRIES {
         let Some(opening) = openings.draw(&mut rng, settings.random_plies) else {
             continue;

@@ -17,9 +17,10 @@
 //! seen; mate in one is always seen, since depth 1 always completes); a line that gets
 //! mated scores far below any noise, so it is never chosen while a better line exists.
 //!
-//! The randomness comes from a seeded [`Rng`], so that a given seed always gives the same
+//! The randomness comes from a seeded [`Rng`](crate::rng::Rng), so that a given seed always gives the same
 //! choice (the searcher seeds it from the position key and its search count).
 
+use crate::rng::Rng;
 use crate::score::is_mate;
 
 /// Full strength; levels below it weaken the engine (Stockfish's `Skill Level` scale).
@@ -109,33 +110,11 @@ impl Strength {
             .iter()
             .enumerate()
             .filter(|&(_, &score)| best - score < noise)
-            .map(|(i, &score)| (score + rng.below(noise as u64) as i32, i))
+            // Modulo: its bias is far below a centipawn's worth (noise ≥ 1).
+            .map(|(i, &score)| (score + (rng.next_u64() % noise as u64) as i32, i))
             // Ties go to the better line.
             .max_by_key(|&(value, i)| (value, std::cmp::Reverse(i)))
             .map_or(0, |(_, i)| i)
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same choices.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n ≥ 1); the bias of the modulo is far below a centipawn's worth.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
     }
 }
 

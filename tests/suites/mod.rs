@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 /// The environment variable naming the folder of the full public suites (laid out as
-/// `tactical/`, `mate/`, `perft/`). `.ci/run` sets it to `../shared/epd` where that
-/// folder exists; the tests that need it are `#[ignore]`d, so that `cargo test --release`
+/// `tactical/`, `mate/`, `perft/`). `.ci/run` sets it where the full suites sit beside
+/// the checkout; the tests that need it are `#[ignore]`d, so that `cargo test --release`
 /// reads nothing outside the repository.
 pub const FULL_SUITES_VAR: &str = "CUTOFF_FULL_SUITES";
 
