@@ -230,14 +230,15 @@ fn root_ranking_keeps_the_win() {
 
 /// Five pieces, more than any table: the bishop takes the pawn before it queens, which
 /// leads into a drawn rook-against-bishop ending the tree finds in the tables (an exact
-/// draw), where the evaluation alone sees a rook against a bishop.
+/// draw), where the evaluation alone sees a rook against a bishop (its endgame scale
+/// shrinks that edge as drawish, to -67 at depth 8 when this was written, but no more).
 #[test]
 fn probes_inside_the_tree_score_a_capture_into_the_tables() {
     let fen = "8/P7/8/8/8/4bk2/8/4K2R b - - 0 1";
     let board = Board::from_fen(fen, false).expect("FEN");
     let without = search(&mut searcher(None), &board, &Limits::depth(8));
     assert_eq!(without.tbhits, 0);
-    assert!(without.score < -100, "evaluation: {}", without.score);
+    assert!(without.score < -30, "evaluation: {}", without.score);
     let tables = engine_tables(&data_dir());
     let with = search(&mut searcher(Some(tables)), &board, &Limits::depth(8));
     assert!(with.tbhits > 0);

@@ -35,6 +35,9 @@ pub struct Entry {
     /// `[color as usize]`: the inputs of the attack units on that colour's king (see
     /// `KingAttack`), when enough pieces attack it for king danger to count.
     pub king_inputs: [Option<[u8; KING_UNITS]>; 2],
+    /// `[color as usize]`: the endgame scale (out of `eval::SCALE_NORMAL`) when the
+    /// endgame part favours that colour.
+    pub scales: [u8; 2],
     /// Search score, centipawns, White's view.
     pub score: i32,
     /// Game result, White's view.
@@ -97,6 +100,7 @@ pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
         len: features.len() as u16,
         phase: trace.phase() as u8,
         king_inputs: [hits(Color::Black), hits(Color::White)],
+        scales: [Color::Black, Color::White].map(|c| trace.scale(c) as u8),
         score,
         result,
     };

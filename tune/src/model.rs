@@ -7,8 +7,8 @@
 //! danger), which tests check stays within a centipawn or two.
 
 use cutoff_engine::eval::{
-    KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_UNITS, MAX_PHASE, Score,
-    features, weights,
+    KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_UNITS, MAX_PHASE,
+    SCALE_NORMAL, Score, features, weights,
 };
 
 use crate::data::Entry;
@@ -82,8 +82,9 @@ fn dangers(entry: &Entry) -> impl Iterator<Item = (f64, &[u8; KING_UNITS])> {
         .filter_map(|(sign, c)| entry.king_inputs[c].as_ref().map(|h| (sign, h)))
 }
 
-/// The evaluation of `entry` from White's view under `params`.
-pub fn evaluate(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> f64 {
+/// The middlegame and endgame sums of `entry` from White's view under `params`, before
+/// the endgame scale and the taper.
+fn parts(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> (f64, f64) {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, n) in features {
         let n = f64::from(n);
@@ -95,9 +96,23 @@ pub fn evaluate(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> f64 {
         mg += sign * d;
         eg += sign * d / f64::from(KING_DANGER_EG_DIVISOR);
     }
+    (mg, eg)
+}
+
+/// The endgame scale as a fraction, for the side an endgame sum of `eg` favours (White
+/// when it is zero, as in the engine).
+#[inline]
+fn scale(entry: &Entry, eg: f64) -> f64 {
+    let favoured = usize::from(eg >= 0.0); // Black = 0, White = 1
+    f64::from(entry.scales[favoured]) / f64::from(SCALE_NORMAL)
+}
+
+/// The evaluation of `entry` from White's view under `params`.
+pub fn evaluate(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> f64 {
+    let (mg, eg) = parts(params, entry, features);
     let phase = f64::from(entry.phase);
     let max = f64::from(MAX_PHASE);
-    (mg * phase + eg * (max - phase)) / max
+    (mg * phase + eg * scale(entry, eg) * (max - phase)) / max
 }
 
 /// Adds `g` times the gradient of [`evaluate`] with respect to the parameters to `grad`.
@@ -108,9 +123,12 @@ pub fn add_gradient(
     g: f64,
     grad: &mut [f64],
 ) {
+    // The scale is a step function of the endgame sum's sign: constant almost everywhere,
+    // so it enters the gradient as a factor.
+    let (_, eg) = parts(params, entry, features);
     let max = f64::from(MAX_PHASE);
     let mg_share = g * f64::from(entry.phase) / max;
-    let eg_share = g * (max - f64::from(entry.phase)) / max;
+    let eg_share = g * scale(entry, eg) * (max - f64::from(entry.phase)) / max;
     for &(i, n) in features {
         let n = f64::from(n);
         grad[2 * i as usize] += mg_share * n;
@@ -146,6 +164,9 @@ mod tests {
             "6k1/5ppp/7Q/6N1/8/8/5PPP/6K1 b - - 0 1",
             "6k1/5ppp/2Q5/4N3/8/8/5PPP/3R2K1 w - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            // Endgame scales: opposite-coloured bishops, a rook ending on one wing.
+            "2b1k3/p7/8/8/8/8/PP6/2B1K3 w - - 0 1",
+            "r5k1/5pp1/8/8/8/8/5PPP/R5K1 b - - 0 1",
         ];
         for fen in fens {
             let (entry, feats) = parse_line(&format!("{fen} | 0 | 0.5")).unwrap().unwrap();
@@ -193,5 +214,30 @@ mod tests {
             grad[KING_ATTACK + 3] > 0.0,
             "a stronger queen attack favours White"
         );
+    }
+
+    #[test]
+    fn gradient_carries_the_endgame_scale() {
+        // Opposite-coloured bishops, White a pawn up: the endgame part counts half.
+        let fen = "2b1k3/p7/8/8/8/8/PP6/2B1K3 w - - 0 1";
+        let (entry, feats) = parse_line(&format!("{fen} | 0 | 0.5")).unwrap().unwrap();
+        assert_eq!(entry.scales[1], 64);
+        let params = engine_params();
+        let mut grad = vec![0.0; COUNT];
+        add_gradient(&params, &entry, &feats, 1.0, &mut grad);
+        let i = 2 * features::TEMPO + 1;
+        let mut p = params.clone();
+        p[i] += 0.5;
+        let up = evaluate(&p, &entry, &feats);
+        p[i] -= 1.0;
+        let down = evaluate(&p, &entry, &feats);
+        assert!(
+            (up - down - grad[i]).abs() < 1e-6,
+            "{} vs {}",
+            up - down,
+            grad[i]
+        );
+        let unscaled = (f64::from(MAX_PHASE) - f64::from(entry.phase)) / f64::from(MAX_PHASE);
+        assert!((grad[i] - unscaled / 2.0).abs() < 1e-9, "{}", grad[i]);
     }
 }

@@ -81,8 +81,10 @@ pub const BISHOP_PAIR: usize = PAWN_STORM + w::PAWN_STORM.len();
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 /// Where `weights::ROOK_HALF_OPEN_FILE` starts.
 pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+/// Where `weights::ROOK_ON_SEVENTH` starts.
+pub const ROOK_ON_SEVENTH: usize = ROOK_HALF_OPEN_FILE + 1;
 /// Where `weights::KNIGHT_OUTPOST` starts.
-pub const KNIGHT_OUTPOST: usize = ROOK_HALF_OPEN_FILE + 1;
+pub const KNIGHT_OUTPOST: usize = ROOK_ON_SEVENTH + 1;
 /// Where `weights::BISHOP_OUTPOST` starts.
 pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
 /// Where `weights::MINOR_BEHIND_PAWN` starts.
@@ -135,7 +137,7 @@ const fn pair(
 }
 
 /// Every table of linear weights, in index order.
-pub const GROUPS: [Group; 36] = [
+pub const GROUPS: [Group; 37] = [
     table(
         "MATERIAL",
         "Material per role: pawn, knight, bishop, rook, queen.",
@@ -331,6 +333,13 @@ pub const GROUPS: [Group; 36] = [
         Term::Rooks,
         ROOK_HALF_OPEN_FILE,
         &w::ROOK_HALF_OPEN_FILE,
+    ),
+    pair(
+        "ROOK_ON_SEVENTH",
+        "Rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.",
+        Term::Rooks,
+        ROOK_ON_SEVENTH,
+        &w::ROOK_ON_SEVENTH,
     ),
     pair(
         "KNIGHT_OUTPOST",

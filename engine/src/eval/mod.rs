@@ -13,7 +13,8 @@
 //! isolated, backward, phalanx, supported and passed pawns), [`pieces`] (mobility, bishop
 //! pair, rooks on open files, outposts, and the attacks on the enemy king zone),
 //! [`threats`] (pieces attacked by weaker pieces, hanging pieces), [`king`] (pawn shield
-//! and king danger); tempo is counted here.
+//! and king danger); tempo is counted here. [`scaling`] then shrinks the endgame part in
+//! material balances that are drawn more often than their score says.
 //!
 //! [`evaluate`] and [`trace`] share a single code path: the evaluation is generic over a
 //! `Tracer` that is told every feature count. [`evaluate`] uses a no-op tracer (no
@@ -26,6 +27,7 @@ mod king;
 mod material;
 mod pawns;
 mod pieces;
+pub mod scaling;
 mod threats;
 pub mod weights;
 
@@ -38,6 +40,7 @@ pub use king::{
     KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_DANGER_MIN_ATTACKERS,
     KING_UNITS, KingAttack,
 };
+pub use scaling::SCALE_NORMAL;
 
 /// Game-phase weight per role (pawn, knight, bishop, rook, queen, king).
 pub const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -75,11 +78,24 @@ impl Score {
         }
     }
 
-    /// Blends mg and eg by `phase` (0..=MAX_PHASE). Division truncates toward zero, so
+    /// Blends mg and eg by `phase` (0..=MAX_PHASE), the endgame part first multiplied by
+    /// `scale` / [`SCALE_NORMAL`] (see [`scaling`]). Divisions truncate toward zero, so
     /// `taper(-s) == -taper(s)`, which keeps the evaluation colour symmetric.
     #[inline(always)]
-    pub const fn taper(self, phase: i32) -> i32 {
-        (self.mg * phase + self.eg * (MAX_PHASE - phase)) / MAX_PHASE
+    pub const fn taper(self, phase: i32, scale: i32) -> i32 {
+        let eg = self.eg * scale / SCALE_NORMAL;
+        (self.mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+    }
+
+    /// The side this pair's endgame part favours (White when it is zero): the side whose
+    /// endgame scale applies.
+    #[inline(always)]
+    pub const fn endgame_favours(self) -> Color {
+        if self.eg >= 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 }
 
@@ -232,6 +248,9 @@ pub struct EvalTrace {
     counts: Box<[[i32; 2]; features::COUNT]>,
     /// `[color as usize]` = the attacks on that colour's king zone.
     king_attacks: [KingAttack; 2],
+    /// `[color as usize]` = the endgame scale when that colour is the one the endgame
+    /// part favours.
+    scales: [i32; 2],
     phase: i32,
     turn: Color,
 }
@@ -255,6 +274,12 @@ impl EvalTrace {
     /// The attacks on `king`'s king zone, the input of the nonlinear king-danger term.
     pub fn king_attack(&self, king: Color) -> KingAttack {
         self.king_attacks[king as usize]
+    }
+
+    /// The endgame scale, out of [`SCALE_NORMAL`], when `strong` is the side the endgame
+    /// part of the evaluation favours.
+    pub fn scale(&self, strong: Color) -> i32 {
+        self.scales[strong as usize]
     }
 
     /// Game phase: [`MAX_PHASE`] with all pieces on the board, 0 in a pawn endgame.
@@ -293,7 +318,8 @@ impl EvalTrace {
 
     /// Tapered total from White's point of view, replayed from the counts.
     pub fn total_white(&self) -> i32 {
-        self.net().taper(self.phase)
+        let net = self.net();
+        net.taper(self.phase, self.scale(net.endgame_favours()))
     }
 
     /// Tapered total from the side to move's point of view; equals [`evaluate`].
@@ -374,6 +400,12 @@ impl fmt::Display for EvalTrace {
             "Game phase: {} / {} (24 = middlegame, 0 = endgame)",
             self.phase, MAX_PHASE
         )?;
+        writeln!(
+            f,
+            "Endgame scale: {} / {} (for the side the endgame part favours)",
+            self.scale(net.endgame_favours()),
+            SCALE_NORMAL
+        )?;
         let white = self.total_white();
         writeln!(
             f,
@@ -412,6 +444,7 @@ pub fn trace(pos: &Chess) -> EvalTrace {
     let mut t = EvalTrace {
         counts: Box::new([[0; 2]; features::COUNT]),
         king_attacks: [KingAttack::default(); 2],
+        scales: [Color::Black, Color::White].map(|c| scaling::scale(pos.board(), c)),
         phase: 0,
         turn: pos.turn(),
     };
@@ -562,7 +595,8 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
     acc.tracer.phase(phase, turn);
 
     let net = acc.total[Color::White as usize] - acc.total[Color::Black as usize];
-    from_white_view(net.taper(phase), turn)
+    let scale = scaling::scale(board, net.endgame_favours());
+    from_white_view(net.taper(phase, scale), turn)
 }
 
 #[cfg(test)]
@@ -770,14 +804,17 @@ mod tests {
         for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
             net += king::danger(t.king_attack(color), &weights::KING_ATTACK_WEIGHT).times(sign);
         }
-        from_white_view(net.taper(t.phase()), t.turn())
+        from_white_view(
+            net.taper(t.phase(), t.scale(net.endgame_favours())),
+            t.turn(),
+        )
     }
 
     #[test]
     fn eval_equals_trace_replay_on_epd_positions() {
         let positions = epd_positions();
         assert_eq!(positions.len(), 426);
-        let mut dangerous = 0;
+        let (mut dangerous, mut scaled) = (0, 0);
         for pos in positions.iter().chain(&sample_positions()) {
             let t = trace(pos);
             assert_eq!(
@@ -791,11 +828,20 @@ mod tests {
             {
                 dangerous += 1;
             }
+            if t.scale(Color::White) != SCALE_NORMAL || t.scale(Color::Black) != SCALE_NORMAL {
+                scaled += 1;
+            }
         }
-        // The nonlinear term is exercised, not just the linear ones.
+        println!("{dangerous} positions with king danger, {scaled} with an endgame scale");
+        // Both the nonlinear term and the endgame scale are exercised, not just the
+        // linear terms (2519 and 699 when this was written).
         assert!(
             dangerous > 100,
             "only {dangerous} positions with king danger"
+        );
+        assert!(
+            scaled > 100,
+            "only {scaled} positions with an endgame scale"
         );
     }
 
@@ -834,6 +880,15 @@ mod tests {
         // A knight behind its own pawn, a bishop behind an enemy one.
         let behind = "4k3/8/8/3p4/3B4/8/4P3/4NK2 w - - 0 1";
         assert_eq!(count(behind, features::MINOR_BEHIND_PAWN, White), 2);
+        // A rook on the seventh counts with the enemy king on the eighth or a pawn
+        // beside it; the same for Black's rook on its seventh (rank 2).
+        let seventh = |fen: &str, color: Color| count(fen, features::ROOK_ON_SEVENTH, color);
+        assert_eq!(seventh("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", White), 1);
+        assert_eq!(seventh("8/R7/4k3/8/8/8/8/4K3 w - - 0 1", White), 0);
+        assert_eq!(seventh("8/R5p1/4k3/8/8/8/8/4K3 w - - 0 1", White), 1);
+        assert_eq!(seventh("4k3/8/8/8/8/4K3/r7/8 w - - 0 1", Black), 0);
+        assert_eq!(seventh("4k3/8/8/8/8/4K3/r5P1/8 w - - 0 1", Black), 1);
+        assert_eq!(seventh("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", Black), 1);
         // Black pawns storming White's g1 king: g4 three ranks ahead, h3 two; the f-file
         // pawn behind the shield's reach (f7) six.
         let storm = "4k3/5p2/8/8/6p1/7p/8/6K1 w - - 0 1";
@@ -869,7 +924,7 @@ mod tests {
                 + 4 * 8
                 + (4 + 8)
                 + 3
-                + (2 + 1)
+                + (2 + 1 + 1)
                 + (4 + 5 + 5 + 1)
                 + 1
         );

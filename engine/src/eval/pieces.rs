@@ -1,4 +1,5 @@
-//! Pieces: mobility, the bishop pair, rooks on open files, outposts, and the attacks
+//! Pieces: mobility, the bishop pair, rooks on open files and the seventh rank, outposts,
+//! and the attacks
 //! each piece makes: on the enemy king zone (which [`super::king`] turns into king
 //! danger) and on the board (which [`super::threats`] turns into threats).
 
@@ -76,6 +77,16 @@ pub(super) fn pieces<T: Tracer>(
                 features::ROOK_HALF_OPEN_FILE
             };
             acc.add(feature, color, 1);
+        }
+        // On the seventh a rook attacks pawns that have not moved and cuts the king off
+        // on its back rank.
+        if relative_rank(sq, color) == 6 {
+            let eighth = Bitboard::from_rank(color.relative_rank(shakmaty::Rank::Eighth));
+            let seventh = Bitboard::from_rank(sq.rank());
+            let king_cut_off = ctx.kings[them].is_some_and(|k| eighth.contains(k));
+            if king_cut_off || (ctx.pawns[them] & seventh).any() {
+                acc.add(features::ROOK_ON_SEVENTH, color, 1);
+            }
         }
     }
     for sq in board.queens() & own {

@@ -195,6 +195,9 @@ pub const ROOK_OPEN_FILE: Score = s(35, 7);
 /// Rook on a file without own pawns but with enemy pawns.
 pub const ROOK_HALF_OPEN_FILE: Score = s(26, 4);
 
+/// Rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+pub const ROOK_ON_SEVENTH: Score = s(10, 20);
+
 /// Knight on relative rank 4 to 6, defended by a pawn, out of reach of enemy pawns.
 pub const KNIGHT_OUTPOST: Score = s(22, 5);
 
