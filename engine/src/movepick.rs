@@ -173,6 +173,25 @@ impl MovePicker {
         self.last_quiet_score
     }
 
+    /// Drops the quiets not yet yielded that do not give check, once the search has
+    /// decided to prune every later quiet but a check: it then neither sees nor ranks
+    /// the others. The checks keep their order, so what is yielded is exactly what the
+    /// search would have kept. Does nothing outside the quiet stage.
+    pub fn keep_only_quiet_checks(&mut self, board: &Board) {
+        if self.phase != Phase::Quiets {
+            return;
+        }
+        let mut end = self.next;
+        for i in self.next..self.moves.len() {
+            if board.gives_check(self.moves[i]) {
+                self.moves[end] = self.moves[i];
+                self.scores[end] = self.scores[i];
+                end += 1;
+            }
+        }
+        self.moves.truncate(end);
+    }
+
     /// Swaps the best-scored move of `self.next..end` to `self.next` and returns its
     /// index. Selection, not sorting: a cutoff usually comes before the list is done.
     fn select_best(&mut self, end: usize) -> usize {
@@ -416,5 +435,59 @@ mod tests {
             last_quiet + 1 < yielded.len(),
             "this position has bad captures"
         );
+    }
+
+    /// After the first quiet-stage move, keeping only the quiet checks yields exactly
+    /// the checks among the quiets left, and still every bad capture in its order.
+    /// (Checks of equal score may come in another order than without the call: the
+    /// selection swaps that skipped quiets would have made are not made.)
+    #[test]
+    fn keeping_only_quiet_checks_drops_exactly_the_rest() {
+        // Quiet checks Ra8, Rh8, Qa4, Qh5 among many quiets; Qxd5 is a bad capture.
+        let board = Board::from_fen("4k3/8/4p3/3p4/8/8/8/R2QK2R w KQ - 0 1", false).unwrap();
+        let history = History::default();
+        let continuations = [None; 2];
+        let full = drain(
+            MovePicker::new(&board, 0, &history, 1, None),
+            &board,
+            &history,
+        );
+        let mut picker = MovePicker::new(&board, 0, &history, 1, None);
+        let mut kept = Vec::new();
+        while let Some((m, stage)) = picker.next(&board, &history, &continuations) {
+            kept.push((m, stage));
+            if stage == Stage::Quiet {
+                picker.keep_only_quiet_checks(&board);
+                break;
+            }
+        }
+        let start = kept.len();
+        assert_eq!(kept[..], full[..start]);
+        kept.extend(std::iter::from_fn(|| {
+            picker.next(&board, &history, &continuations)
+        }));
+        let (rest, full_rest) = (&kept[start..], &full[start..]);
+        let quiets = |moves: &[(Move, Stage)], checks_only: bool| {
+            sorted(
+                moves
+                    .iter()
+                    .filter(|&&(m, stage)| {
+                        stage == Stage::Quiet && (!checks_only || board.gives_check(m))
+                    })
+                    .map(|&(m, _)| m),
+                &board,
+            )
+        };
+        assert_eq!(quiets(rest, false), quiets(full_rest, true));
+        assert_eq!(quiets(rest, false).len(), 4);
+        let noisy = |moves: &[(Move, Stage)]| {
+            moves
+                .iter()
+                .filter(|&&(_, stage)| stage != Stage::Quiet)
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(noisy(rest), noisy(full_rest));
+        assert!(!noisy(rest).is_empty(), "this position has a bad capture");
     }
 }

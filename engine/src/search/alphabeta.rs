@@ -323,6 +323,11 @@ pub(super) fn alphabeta<const PV: bool>(
                     && eval.is_some_and(|e| e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     && stage == Stage::Quiet;
                 if (late || futile) && !td.board.gives_check(m) {
+                    // Both conditions hold for every quiet still to come: the picker
+                    // need only hand out the checks among them.
+                    if stage == Stage::Quiet {
+                        picker.keep_only_quiet_checks(&td.board);
+                    }
                     continue;
                 }
             }
@@ -387,6 +392,7 @@ pub(super) fn alphabeta<const PV: bool>(
 
         td.set_move(ply, Some(m));
         td.board.make(m);
+        shared.tt.prefetch(td.board.key());
         let gives_check = td.board.in_check();
         if extension == 0 && gives_check {
             extension = 1;

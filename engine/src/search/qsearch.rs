@@ -88,6 +88,7 @@ pub(super) fn qsearch<const PV: bool>(
             }
         }
         td.board.make(m);
+        shared.tt.prefetch(td.board.key());
         let score = -qsearch::<PV>(td, shared, -beta, -alpha, ply + 1);
         td.board.unmake();
         if td.stopped {
