@@ -251,7 +251,7 @@ fn check_windows<G: Game>(
 
 #[test]
 fn fail_soft_bound_theorem_holds_for_random_windows() {
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     for &(name, fen, depth, q_depth) in CHESS {
         let game = chess(fen);
         check_windows(&game, depth.min(3), false, 150, &mut rng, name);

@@ -1586,7 +1586,7 @@ fn fuzz_line_is_safe(text: &str) -> bool {
 }
 
 fn fuzz_lines() -> Vec<Vec<u8>> {
-    let mut rng = Rng(0x5EED_C0FF_EE00_0001);
+    let mut rng = Rng::new(0x5EED_C0FF_EE00_0001);
     let mut lines: Vec<Vec<u8>> = Vec::new();
     for cmd in REAL_COMMANDS {
         for end in 0..=cmd.len() {

@@ -344,17 +344,17 @@ impl Drop for Engine {
     }
 }
 
-/// A small fixed-seed generator (SplitMix64): property and fuzz tests see the same input
-/// on every run.
-pub struct Rng(pub u64);
+/// A small fixed-seed generator, the engine's SplitMix64 stream: property and fuzz tests
+/// see the same input on every run.
+pub struct Rng(cutoff_engine::rng::Rng);
 
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(cutoff_engine::rng::Rng::new(seed))
+    }
+
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in [0, n).
