@@ -107,28 +107,36 @@ fn scale(entry: &Entry, eg: f64) -> f64 {
     f64::from(entry.scales[favoured]) / f64::from(SCALE_NORMAL)
 }
 
-/// The evaluation of `entry` from White's view under `params`.
-pub fn evaluate(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> f64 {
+/// The evaluation of `entry` from White's view under `params`, and the endgame scale it
+/// applied (a fraction), which [`add_gradient`] takes so as not to sum the features again.
+pub fn evaluate_with_scale(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> (f64, f64) {
     let (mg, eg) = parts(params, entry, features);
+    let eg_scale = scale(entry, eg);
     let phase = f64::from(entry.phase);
     let max = f64::from(MAX_PHASE);
-    (mg * phase + eg * scale(entry, eg) * (max - phase)) / max
+    ((mg * phase + eg * eg_scale * (max - phase)) / max, eg_scale)
 }
 
-/// Adds `g` times the gradient of [`evaluate`] with respect to the parameters to `grad`.
+/// The evaluation of `entry` from White's view under `params`.
+pub fn evaluate(params: &[f64], entry: &Entry, features: &[(u16, i16)]) -> f64 {
+    evaluate_with_scale(params, entry, features).0
+}
+
+/// Adds `g` times the gradient of [`evaluate`] with respect to the parameters to `grad`;
+/// `eg_scale` is the endgame scale [`evaluate_with_scale`] applied under `params`.
 pub fn add_gradient(
     params: &[f64],
     entry: &Entry,
     features: &[(u16, i16)],
+    eg_scale: f64,
     g: f64,
     grad: &mut [f64],
 ) {
     // The scale is a step function of the endgame sum's sign: constant almost everywhere,
     // so it enters the gradient as a factor.
-    let (_, eg) = parts(params, entry, features);
     let max = f64::from(MAX_PHASE);
     let mg_share = g * f64::from(entry.phase) / max;
-    let eg_share = g * scale(entry, eg) * (max - f64::from(entry.phase)) / max;
+    let eg_share = g * eg_scale * (max - f64::from(entry.phase)) / max;
     for &(i, n) in features {
         let n = f64::from(n);
         grad[2 * i as usize] += mg_share * n;
@@ -190,7 +198,8 @@ mod tests {
         );
         let params = engine_params();
         let mut grad = vec![0.0; COUNT];
-        add_gradient(&params, &entry, &feats, 1.0, &mut grad);
+        let (_, eg_scale) = evaluate_with_scale(&params, &entry, &feats);
+        add_gradient(&params, &entry, &feats, eg_scale, 1.0, &mut grad);
         let probe = [
             2 * features::TEMPO,
             2 * features::TEMPO + 1,
@@ -224,7 +233,8 @@ mod tests {
         assert_eq!(entry.scales[1], 64);
         let params = engine_params();
         let mut grad = vec![0.0; COUNT];
-        add_gradient(&params, &entry, &feats, 1.0, &mut grad);
+        let (_, eg_scale) = evaluate_with_scale(&params, &entry, &feats);
+        add_gradient(&params, &entry, &feats, eg_scale, 1.0, &mut grad);
         let i = 2 * features::TEMPO + 1;
         let mut p = params.clone();
         p[i] += 0.5;

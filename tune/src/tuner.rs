@@ -182,13 +182,13 @@ impl<'a> Tuner<'a> {
                 for i in c {
                     let e = &entries[i];
                     let features = self.data.features(e);
-                    let eval = model::evaluate(&self.params, e, features);
+                    let (eval, eg_scale) = model::evaluate_with_scale(&self.params, e, features);
                     let p = sigmoid(self.k, eval);
                     let error = p - self.targets[i];
                     loss += error * error;
                     // d/d(eval) of (p − t)²: the sigmoid's slope is K·p·(1 − p).
                     let g = 2.0 * error * self.k * p * (1.0 - p);
-                    model::add_gradient(&self.params, e, features, g, &mut grad);
+                    model::add_gradient(&self.params, e, features, eg_scale, g, &mut grad);
                 }
                 (grad, loss)
             })
