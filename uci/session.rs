@@ -386,6 +386,7 @@ impl Session {
             infinite: go.infinite,
             ponder: go.ponder,
             searchmoves,
+            started: Some(Instant::now()),
         })
     }
 }

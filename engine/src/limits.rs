@@ -1,6 +1,6 @@
 //! What a `go` command asked for.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
@@ -22,6 +22,10 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all moves).
     pub searchmoves: Vec<Move>,
+    /// When the `go` arrived: the clock runs from here, so that whatever happens before
+    /// the search starts (thread start, root move ranking, tablebase probes) is paid
+    /// from this move's time, not past it. `None`: from the start of the search.
+    pub started: Option<Instant>,
 }
 
 impl Limits {

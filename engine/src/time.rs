@@ -29,7 +29,7 @@ pub struct TimeManager {
 impl TimeManager {
     /// Deadlines from the limits, keeping `overhead` in reserve for the GUI and pipes.
     pub fn new(limits: &Limits, overhead: Duration) -> Self {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         if let Some(movetime) = limits.movetime {
             let t = movetime
                 .saturating_sub(overhead)
@@ -127,5 +127,19 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Duration::from_millis(10));
         assert_eq!(tm.hard, Some(Duration::from_millis(490)));
+    }
+
+    #[test]
+    fn the_clock_runs_from_the_go() {
+        // A `go movetime 100` read 200 ms ago is already out of time.
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            started: Instant::now().checked_sub(Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        assert!(limits.started.is_some());
+        let tm = TimeManager::new(&limits, Duration::from_millis(10));
+        assert!(tm.hard_limit_reached());
+        assert!(tm.elapsed() >= Duration::from_millis(200));
     }
 }
