@@ -200,8 +200,7 @@ pub(super) fn alphabeta<const PV: bool>(
     } else {
         Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
     };
-    let pawn_key = board.pawn_key();
-    let static_eval = raw_eval.map(|e| td.correction.correct(board.turn(), pawn_key, e));
+    let static_eval = raw_eval.map(|e| td.corrected_eval(e));
     td.stack[ply].static_eval = static_eval;
     let eval = match (static_eval, tt_hit) {
         (Some(e), Some(hit))
@@ -513,8 +512,7 @@ pub(super) fn alphabeta<const PV: bool>(
             Bound::Upper => best_score < corrected,
         }
     {
-        td.correction
-            .update(side, pawn_key, depth, best_score - raw);
+        td.learn_eval_error(depth, best_score - raw);
     }
     best_score
 }

@@ -126,11 +126,8 @@ pub(crate) fn iterate(
     }
 
     // The root's static eval, so that `improving` can compare against it at ply 2.
-    td.stack[0].static_eval = (!td.board.in_check()).then(|| {
-        let eval = evaluate(td.board.pos());
-        td.correction
-            .correct(td.board.turn(), td.board.pawn_key(), eval)
-    });
+    td.stack[0].static_eval =
+        (!td.board.in_check()).then(|| td.corrected_eval(evaluate(td.board.pos())));
 
     let max_depth = limits
         .depth

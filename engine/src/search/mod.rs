@@ -251,6 +251,21 @@ impl ThreadData {
         self.id == 0
     }
 
+    /// The current position's static eval `raw` (from `evaluate` or the table), corrected
+    /// by what correction history learned about its side to move and pawn structure.
+    #[inline]
+    pub(crate) fn corrected_eval(&self, raw: i32) -> i32 {
+        self.correction
+            .correct(self.board.turn(), self.board.pawn_key(), raw)
+    }
+
+    /// A search of `depth` found the current position worth `error` more than its raw
+    /// static eval: correction history learns it.
+    pub(crate) fn learn_eval_error(&mut self, depth: i32, error: i32) {
+        let (side, pawn_key) = (self.board.turn(), self.board.pawn_key());
+        self.correction.update(side, pawn_key, depth, error);
+    }
+
     /// Counts a node and, every few thousand nodes, checks the stop conditions. Returns
     /// true if the search must unwind now.
     #[inline]

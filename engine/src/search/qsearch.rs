@@ -57,7 +57,7 @@ pub(super) fn qsearch<const PV: bool>(
     } else {
         Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
     };
-    let static_eval = raw_eval.map(|e| td.correction.correct(board.turn(), board.pawn_key(), e));
+    let static_eval = raw_eval.map(|e| td.corrected_eval(e));
     let mut best_score = -INFINITY;
     if let Some(eval) = static_eval {
         if eval >= beta {
