@@ -85,6 +85,9 @@ def check_pondering(engine):
             ok = check(f"ponder ply {ply + 1}: legal move", False, result.move)
             break
         board.push(result.move)
+        # The replies below are not chosen to be good: the engine may mate them in a few plies.
+        if board.is_game_over():
+            break
         if result.ponder is not None:
             if result.ponder not in board.legal_moves:
                 ok = check(f"ponder ply {ply + 1}: legal ponder move", False, result.ponder)
@@ -97,6 +100,8 @@ def check_pondering(engine):
             reply = next(iter(board.legal_moves))
         time.sleep(0.1)
         board.push(reply)
+        if board.is_game_over():
+            break
     engine.ping()
     if ok:
         check("ponder: play with ponder=True, ponderhit and ponder misses", True)
