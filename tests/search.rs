@@ -612,6 +612,55 @@ fn clock_limit() {
     }
 }
 
+const ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const SINGLE_REPLY: &str = "7k/8/6K1/8/8/8/8/7R b - - 0 1";
+
+#[test]
+fn tiny_clock_stays_inside_the_hard_limit() {
+    let _guard = heavy();
+    // 100 ms on the clock, 10 ms move overhead: the hard limit is 60 % of the 90 ms
+    // left, 54 ms. Whatever the best-move stability and node share make of the soft
+    // limit, the search must end by then (with a little slack for the scheduler).
+    for fen in [MIDDLEGAME, STARTPOS, ENDGAME] {
+        let b = board(fen);
+        let limits = Limits {
+            time: Some(Duration::from_millis(100)),
+            started: Some(Instant::now()),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let (result, _) = search(&b, &limits, &SearchOptions::default());
+        let elapsed = start.elapsed();
+        assert_legal(&b, result.best, fen);
+        assert!(
+            elapsed < Duration::from_millis(80),
+            "{fen}: 100 ms on the clock, took {elapsed:?}"
+        );
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once() {
+    let _guard = heavy();
+    // Black's king on h8, checked by the rook on h1, has only Kg8 (the king on g6 covers
+    // g7 and h7); with a minute on the clock the move must not take seconds.
+    let b = board(SINGLE_REPLY);
+    assert_eq!(b.legal_moves().len(), 1);
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        started: Some(Instant::now()),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let (result, _) = search(&b, &limits, &SearchOptions::default());
+    assert_legal(&b, result.best, SINGLE_REPLY);
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed < Duration::from_millis(500),
+        "one legal move, 60 s on the clock: took {elapsed:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // 4. Determinism
 // ---------------------------------------------------------------------------------------

@@ -14,9 +14,32 @@ const SOFT_MAX_SHARE: f64 = 0.4;
 /// …and the hard limit is this multiple of the soft one, within this share of the clock.
 const HARD_SOFT_RATIO: f64 = 3.0;
 const HARD_MAX_SHARE: f64 = 0.6;
-/// After an iteration, do not start the next one past this share of the soft limit:
-/// the next iteration usually costs more than all earlier ones together.
-const NEXT_ITERATION_SHARE: f64 = 0.55;
+/// After an iteration, do not start the next one past this share of the (scaled) soft
+/// limit: the next iteration usually costs more than all earlier ones together.
+const NEXT_ITERATION_SHARE: f64 = 0.7;
+
+/// How the soft limit follows the search (`TimeManager::adapt`), from this depth on: the
+/// first iterations are too noisy to read.
+const ADAPT_DEPTH: i32 = 4;
+/// Best-move stability: the soft limit is scaled by BASE − STEP·n, where n counts the
+/// iterations (at most STABILITY_MAX) in a row that kept the best move.
+const STABILITY_BASE: f64 = 1.5;
+const STABILITY_STEP: f64 = 0.125;
+const STABILITY_MAX: u32 = 6;
+/// Score drop since the previous iteration: one more soft limit per this many centipawns
+/// lost, within [SCORE_MIN, SCORE_MAX].
+const SCORE_DROP_CP: f64 = 150.0;
+const SCORE_MIN: f64 = 0.85;
+const SCORE_MAX: f64 = 1.6;
+/// Node share of the best move: scale by (BASE − share)·SCALE within [NODES_MIN, NODES_MAX],
+/// so a best move that took nearly all the effort (no rival) stops sooner.
+const NODES_BASE: f64 = 1.35;
+const NODES_SCALE: f64 = 1.6;
+const NODES_MIN: f64 = 0.5;
+const NODES_MAX: f64 = 1.6;
+/// With a single legal move, the soft limit shrinks to this share: there is nothing to
+/// decide, but a short search still gives a score and a ponder move.
+const SINGLE_MOVE_SCALE: f64 = 0.05;
 
 /// Deadlines for one search.
 #[derive(Clone, Debug)]
@@ -24,6 +47,22 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The soft limit's factor from what the search has seen so far (1 until adapted).
+    scale: f64,
+}
+
+/// What one completed iteration tells the clock.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationSummary {
+    pub depth: i32,
+    /// Iterations in a row, before this one, whose best move this one kept.
+    pub stable_iterations: u32,
+    /// The previous iteration's score minus this one's (positive: the score fell).
+    pub score_drop: i32,
+    /// Share of the root's nodes spent under the best move, in [0, 1].
+    pub best_move_nodes: f64,
+    /// Legal moves at the root.
+    pub root_moves: usize,
 }
 
 impl TimeManager {
@@ -39,6 +78,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: Some(t),
+                scale: 1.0,
             };
         }
         let Some(time) = limits.time else {
@@ -46,6 +86,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                scale: 1.0,
             };
         };
         let mtg = limits
@@ -67,7 +108,27 @@ impl TimeManager {
             start,
             soft: Some(Duration::from_secs_f64(soft / 1000.0)),
             hard: Some(Duration::from_secs_f64(hard / 1000.0)),
+            scale: 1.0,
         }
+    }
+
+    /// Rescales the soft limit after an iteration: more time while the best move keeps
+    /// changing, the score falls or another move draws much of the effort; less once
+    /// one move has held for several iterations and took nearly every node. The hard
+    /// limit stays as it is.
+    pub fn adapt(&mut self, it: &IterationSummary) {
+        if it.root_moves == 1 {
+            self.scale = SINGLE_MOVE_SCALE;
+            return;
+        }
+        if it.depth < ADAPT_DEPTH {
+            return;
+        }
+        let stability =
+            STABILITY_BASE - STABILITY_STEP * f64::from(it.stable_iterations.min(STABILITY_MAX));
+        let score = (1.0 + f64::from(it.score_drop) / SCORE_DROP_CP).clamp(SCORE_MIN, SCORE_MAX);
+        let nodes = ((NODES_BASE - it.best_move_nodes) * NODES_SCALE).clamp(NODES_MIN, NODES_MAX);
+        self.scale = stability * score * nodes;
     }
 
     /// Restarts the clock (at `ponderhit`: our clock starts running only then).
@@ -86,8 +147,9 @@ impl TimeManager {
 
     /// True if another iteration should not be started.
     pub fn soft_limit_reached(&self) -> bool {
-        self.soft
-            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * NEXT_ITERATION_SHARE)
+        self.soft.is_some_and(|s| {
+            self.elapsed().as_secs_f64() >= s.as_secs_f64() * NEXT_ITERATION_SHARE * self.scale
+        })
     }
 }
 
@@ -117,6 +179,46 @@ mod tests {
                 "{time}+{inc}: hard {hard:?}"
             );
         }
+    }
+
+    fn summary(stable: u32, drop: i32, share: f64) -> IterationSummary {
+        IterationSummary {
+            depth: 10,
+            stable_iterations: stable,
+            score_drop: drop,
+            best_move_nodes: share,
+            root_moves: 30,
+        }
+    }
+
+    #[test]
+    fn the_soft_limit_follows_the_search_and_the_hard_one_stays() {
+        let limits = Limits {
+            time: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        let base = TimeManager::new(&limits, Duration::from_millis(10));
+        let scaled = |it: IterationSummary| {
+            let mut tm = base.clone();
+            tm.adapt(&it);
+            assert_eq!(tm.hard, base.hard);
+            assert_eq!(tm.soft, base.soft);
+            tm.scale
+        };
+        let settled = scaled(summary(6, 0, 0.95));
+        let unsettled = scaled(summary(0, 0, 0.95));
+        let falling = scaled(summary(6, 80, 0.95));
+        let contested = scaled(summary(6, 0, 0.4));
+        assert!(settled < 1.0, "{settled}");
+        assert!(unsettled > settled && falling > settled && contested > settled);
+        assert!(scaled(summary(0, 500, 0.0)) > 2.0);
+        // Shallow iterations say too little; a single legal move says everything.
+        let mut shallow = summary(0, 500, 0.0);
+        shallow.depth = 2;
+        assert_eq!(scaled(shallow), 1.0);
+        let mut forced = summary(0, 0, 1.0);
+        forced.root_moves = 1;
+        assert!(scaled(forced) < 0.1);
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::movepick::is_quiet;
 use crate::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_decisive, is_mate, mate_moves, mated_in};
 use crate::tablebase::{RootMethod, Tablebases};
+use crate::time::IterationSummary;
 
 /// Root moves are reported with `currmove` once a search has run this long.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
@@ -51,6 +52,7 @@ pub(crate) fn root_moves(
             seldepth: 0,
             pv: vec![mv],
             tb_score: None,
+            nodes: 0,
         })
         .collect();
     let Some(tables) = shared.tablebases.as_deref() else {
@@ -137,6 +139,9 @@ pub(crate) fn iterate(
     // Helpers start one ply deeper on odd ids, so threads spread over two depths.
     let first_depth = 1 + (td.id % 2) as i32;
     let mut best_score = -INFINITY;
+    // What the clock reads after each iteration: the last best move and how long it held.
+    let mut last_best: Option<Move> = None;
+    let mut stable_iterations = 0;
 
     for depth in first_depth..=max_depth {
         for rm in &mut td.root_moves {
@@ -169,6 +174,7 @@ pub(crate) fn iterate(
             break;
         }
         td.completed_depth = depth;
+        let previous_best_score = best_score;
         best_score = td.root_moves[0].score;
 
         if !td.is_main() {
@@ -197,6 +203,31 @@ pub(crate) fn iterate(
             && mate_moves(best_score) <= mate
         {
             break;
+        }
+        let best_move = td.root_moves[0].mv;
+        stable_iterations = if last_best == Some(best_move) {
+            stable_iterations + 1
+        } else {
+            0
+        };
+        last_best = Some(best_move);
+        let root_nodes: u64 = td.root_moves.iter().map(|rm| rm.nodes).sum();
+        let summary = IterationSummary {
+            depth,
+            stable_iterations,
+            score_drop: if previous_best_score > -INFINITY
+                && !is_decisive(previous_best_score)
+                && !is_decisive(best_score)
+            {
+                previous_best_score - best_score
+            } else {
+                0
+            },
+            best_move_nodes: td.root_moves[0].nodes as f64 / root_nodes.max(1) as f64,
+            root_moves: td.root_moves.len(),
+        };
+        if let Some(time) = td.time.as_mut() {
+            time.adapt(&summary);
         }
         if !td.pondering && td.time.as_ref().is_some_and(|t| t.soft_limit_reached()) {
             break;
@@ -311,6 +342,7 @@ fn root_search(
             });
         }
         let moves_searched = i - td.pv_index;
+        let nodes_before = td.nodes;
         td.set_move(0, Some(mv));
         td.board.make(mv);
         let reduction = i32::from(
@@ -331,6 +363,7 @@ fn root_search(
             true,
         );
         td.board.unmake();
+        td.root_moves[i].nodes += td.nodes - nodes_before;
         if td.stopped {
             break;
         }

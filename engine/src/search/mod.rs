@@ -177,6 +177,8 @@ pub(crate) struct RootMove {
     /// The tables' verdict on the move when the root is in them: reported instead of
     /// the search's score unless the search finds a real mate.
     pub tb_score: Option<i32>,
+    /// Nodes searched under this move in this search, all iterations together.
+    pub nodes: u64,
 }
 
 /// Per-ply search stack entry.
