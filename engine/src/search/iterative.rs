@@ -211,23 +211,22 @@ pub(crate) fn iterate(
             0
         };
         last_best = Some(best_move);
-        let root_nodes: u64 = td.root_moves.iter().map(|rm| rm.nodes).sum();
-        let summary = IterationSummary {
-            depth,
-            stable_iterations,
-            score_drop: if previous_best_score > -INFINITY
-                && !is_decisive(previous_best_score)
-                && !is_decisive(best_score)
-            {
-                previous_best_score - best_score
-            } else {
-                0
-            },
-            best_move_nodes: td.root_moves[0].nodes as f64 / root_nodes.max(1) as f64,
-            root_moves: td.root_moves.len(),
-        };
         if let Some(time) = td.time.as_mut() {
-            time.adapt(&summary);
+            // Every node of this thread's search lies under some root move.
+            time.adapt(&IterationSummary {
+                depth,
+                stable_iterations,
+                score_drop: if previous_best_score > -INFINITY
+                    && !is_decisive(previous_best_score)
+                    && !is_decisive(best_score)
+                {
+                    previous_best_score - best_score
+                } else {
+                    0
+                },
+                best_move_nodes: td.root_moves[0].nodes as f64 / td.nodes.max(1) as f64,
+                root_moves: td.root_moves.len(),
+            });
         }
         if !td.pondering && td.time.as_ref().is_some_and(|t| t.soft_limit_reached()) {
             break;
