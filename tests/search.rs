@@ -615,6 +615,21 @@ fn clock_limit() {
 const ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 const SINGLE_REPLY: &str = "7k/8/6K1/8/8/8/8/7R b - - 0 1";
 
+/// Searches `b` with `clock` left on our side's clock (sudden death, default options)
+/// and returns how long the search took, after checking its move is legal.
+fn search_on_clock(b: &Board, clock: Duration) -> Duration {
+    let limits = Limits {
+        time: Some(clock),
+        started: Some(Instant::now()),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let (result, _) = search(b, &limits, &SearchOptions::default());
+    let elapsed = start.elapsed();
+    assert_legal(b, result.best, "search on a clock");
+    elapsed
+}
+
 #[test]
 fn tiny_clock_stays_inside_the_hard_limit() {
     let _guard = heavy();
@@ -622,16 +637,7 @@ fn tiny_clock_stays_inside_the_hard_limit() {
     // left, 54 ms. Whatever the best-move stability and node share make of the soft
     // limit, the search must end by then (with a little slack for the scheduler).
     for fen in [MIDDLEGAME, STARTPOS, ENDGAME] {
-        let b = board(fen);
-        let limits = Limits {
-            time: Some(Duration::from_millis(100)),
-            started: Some(Instant::now()),
-            ..Limits::default()
-        };
-        let start = Instant::now();
-        let (result, _) = search(&b, &limits, &SearchOptions::default());
-        let elapsed = start.elapsed();
-        assert_legal(&b, result.best, fen);
+        let elapsed = search_on_clock(&board(fen), Duration::from_millis(100));
         assert!(
             elapsed < Duration::from_millis(80),
             "{fen}: 100 ms on the clock, took {elapsed:?}"
@@ -646,15 +652,7 @@ fn a_single_legal_move_is_played_at_once() {
     // g7 and h7); with a minute on the clock the move must not take seconds.
     let b = board(SINGLE_REPLY);
     assert_eq!(b.legal_moves().len(), 1);
-    let limits = Limits {
-        time: Some(Duration::from_secs(60)),
-        started: Some(Instant::now()),
-        ..Limits::default()
-    };
-    let start = Instant::now();
-    let (result, _) = search(&b, &limits, &SearchOptions::default());
-    assert_legal(&b, result.best, SINGLE_REPLY);
-    let elapsed = start.elapsed();
+    let elapsed = search_on_clock(&b, Duration::from_secs(60));
     assert!(
         elapsed < Duration::from_millis(500),
         "one legal move, 60 s on the clock: took {elapsed:?}"
