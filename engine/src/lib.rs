@@ -32,6 +32,7 @@ pub mod epd;
 pub mod eval;
 pub mod history;
 pub mod limits;
+pub mod movegen;
 pub mod movepick;
 pub mod params;
 pub mod perft;

@@ -20,6 +20,7 @@ use shakmaty::{Move, MoveList, Role};
 
 use crate::board::Board;
 use crate::history::{Continuations, History};
+use crate::movegen::noisy_moves;
 use crate::see::{see_ge, see_value};
 
 /// Victim values weigh this much against capture history (at most ±HISTORY_MAX / DIVISOR,
@@ -112,10 +113,11 @@ impl MovePicker {
     /// quiescence. No TT move, no SEE split, no killers: quiet evasions follow the
     /// captures in generation order.
     pub fn noisy(board: &Board, history: &History) -> Self {
-        let mut moves = board.legal_moves();
-        if !board.in_check() {
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        }
+        let moves = if board.in_check() {
+            board.legal_moves()
+        } else {
+            noisy_moves(board.pos())
+        };
         let side = board.turn();
         MovePicker::split(moves, 0, |m| mvv_history(m, history.capture_score(side, m)))
     }
