@@ -373,6 +373,39 @@ impl Board {
         from | (to << 6) | (promo << 12)
     }
 
+    /// The legal move here whose [`pack`](Board::pack) is `packed`, if there is one: a
+    /// TT move checked without generating the node's moves. A stale move (from another
+    /// position sharing the key's bucket) or a move that is illegal here gives `None`.
+    pub fn unpack(&self, packed: u16) -> Option<Move> {
+        let from = Square::new(u32::from(packed & 63));
+        let to = Square::new(u32::from((packed >> 6) & 63));
+        let promotion = match packed >> 12 {
+            0 => None,
+            r => Some(Role::try_from(r).ok()?),
+        };
+        let board = self.pos.board();
+        let us = self.turn();
+        let piece = board.piece_at(from).filter(|p| p.color == us)?;
+        let target = board.piece_at(to);
+        let m = if piece.role == Role::King && target == Some(Role::Rook.of(us)) {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if piece.role == Role::Pawn && from.file() != to.file() && target.is_none() {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role: piece.role,
+                from,
+                capture: target.map(|p| p.role),
+                to,
+                promotion,
+            }
+        };
+        self.pos.is_legal(m).then_some(m)
+    }
+
     /// A hash of the pawn structure alone, both colours' pawns, for tables keyed by it.
     /// Multiplying by odd constants stirs every pawn into the high bits.
     #[inline]

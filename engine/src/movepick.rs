@@ -58,6 +58,7 @@ fn mvv_history(m: Move, capture_history: i32) -> i32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     TtMove,
+    Generate,
     GoodNoisy,
     Refutations,
     ScoreQuiets,
@@ -66,13 +67,15 @@ enum Phase {
     Done,
 }
 
-/// Hands out the moves of one node, best first. The move list is laid out as
-/// `[TT move][noisy …][quiets …]`; as noisy moves are consumed, the bad ones are moved
-/// to the front of the noisy area, which is yielded again at the end.
+/// Hands out the moves of one node, best first. Once generated, the move list is laid
+/// out as `[TT move][noisy …][quiets …]`; as noisy moves are consumed, the bad ones are
+/// moved to the front of the noisy area, which is yielded again at the end.
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
     phase: Phase,
+    /// The TT move, checked legal, yielded before any move is generated.
+    tt_move: Option<Move>,
     /// Whether captures are split by SEE (main search) or yielded in rank order
     /// (quiescence, which applies its own SEE filter).
     split_by_see: bool,
@@ -90,7 +93,8 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// All legal moves, for a main-search node.
+    /// All legal moves, for a main-search node. A legal TT move comes first, before the
+    /// other moves are generated: when it cuts off, they never are.
     pub fn new(
         board: &Board,
         tt_packed: u16,
@@ -101,12 +105,25 @@ impl MovePicker {
         let side = board.turn();
         let killers = history.killers(ply);
         let countermove = previous.and_then(|p| history.countermove(!side, p));
-        let mut picker = MovePicker::split(board.legal_moves(), tt_packed, |m| {
-            mvv_history(m, history.capture_score(side, m))
-        });
-        picker.split_by_see = true;
-        picker.refutations = [killers[0], killers[1], countermove];
-        picker
+        let tt_move = (tt_packed != 0).then(|| board.unpack(tt_packed)).flatten();
+        MovePicker {
+            moves: MoveList::new(),
+            scores: [0; 256],
+            phase: if tt_move.is_some() {
+                Phase::TtMove
+            } else {
+                Phase::Generate
+            },
+            tt_move,
+            split_by_see: true,
+            next: 0,
+            noisy_start: 0,
+            noisy_end: 0,
+            bad_end: 0,
+            refutations: [killers[0], killers[1], countermove],
+            refutation: 0,
+            last_quiet_score: 0,
+        }
     }
 
     /// Captures and queen promotions only (or every evasion when in check), for
@@ -118,18 +135,33 @@ impl MovePicker {
         } else {
             noisy_moves(board.pos())
         };
-        let side = board.turn();
-        MovePicker::split(moves, 0, |m| mvv_history(m, history.capture_score(side, m)))
+        let mut picker = MovePicker {
+            moves,
+            scores: [0; 256],
+            phase: Phase::GoodNoisy,
+            tt_move: None,
+            split_by_see: false,
+            next: 0,
+            noisy_start: 0,
+            noisy_end: 0,
+            bad_end: 0,
+            refutations: [None; 3],
+            refutation: 0,
+            last_quiet_score: 0,
+        };
+        picker.lay_out(board, history);
+        picker
     }
 
-    /// Lays `moves` out as TT move, noisy moves (ranked by `rank_noisy`), quiets.
-    fn split(mut moves: MoveList, tt_packed: u16, rank_noisy: impl Fn(Move) -> i32) -> Self {
-        let mut scores = [0; 256];
+    /// Lays the generated moves out as TT move (if one was yielded), noisy moves ranked
+    /// by victim and capture history, quiets.
+    fn lay_out(&mut self, board: &Board, history: &History) {
+        let side = board.turn();
+        let moves = &mut self.moves;
         let mut front = 0;
-        let tt_index = (tt_packed != 0)
-            .then(|| moves.iter().position(|&m| Board::pack(m) == tt_packed))
-            .flatten();
-        if let Some(i) = tt_index {
+        if let Some(tt) = self.tt_move
+            && let Some(i) = moves.iter().position(|&m| m == tt)
+        {
             moves.swap(0, i);
             front = 1;
         }
@@ -138,35 +170,26 @@ impl MovePicker {
             let m = moves[i];
             if !is_quiet(m) {
                 moves.swap(front, i);
-                scores[front] = if m.promotion().is_some_and(|r| r != Role::Queen) {
+                self.scores[front] = if m.promotion().is_some_and(|r| r != Role::Queen) {
                     UNDER_PROMOTION + mvv_history(m, 0)
                 } else {
-                    rank_noisy(m)
+                    mvv_history(m, history.capture_score(side, m))
                 };
                 front += 1;
             }
         }
-        MovePicker {
-            moves,
-            scores,
-            phase: if tt_index.is_some() {
-                Phase::TtMove
-            } else {
-                Phase::GoodNoisy
-            },
-            split_by_see: false,
-            next: noisy_start,
-            noisy_start,
-            noisy_end: front,
-            bad_end: noisy_start,
-            refutations: [None; 3],
-            refutation: 0,
-            last_quiet_score: 0,
-        }
+        self.next = noisy_start;
+        self.noisy_start = noisy_start;
+        self.noisy_end = front;
+        self.bad_end = noisy_start;
     }
 
+    /// True if the picker has no move to yield. A quiescence picker knows from the
+    /// start; a main-search picker generates its moves late, so it knows only once a
+    /// TT move was yielded or the moves were generated (certainly once `next` has
+    /// returned `None`).
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.tt_move.is_none() && self.phase != Phase::Generate && self.moves.is_empty()
     }
 
     /// The butterfly + continuation history score of the last move yielded, when it
@@ -218,8 +241,13 @@ impl MovePicker {
         loop {
             match self.phase {
                 Phase::TtMove => {
+                    self.phase = Phase::Generate;
+                    return self.tt_move.map(|m| (m, Stage::TtMove));
+                }
+                Phase::Generate => {
+                    self.moves = board.legal_moves();
+                    self.lay_out(board, history);
                     self.phase = Phase::GoodNoisy;
-                    return Some((self.moves[0], Stage::TtMove));
                 }
                 Phase::GoodNoisy => {
                     if self.next == self.noisy_end {

@@ -291,9 +291,6 @@ pub(super) fn alphabeta<const PV: bool>(
     let previous = ply.checked_sub(1).and_then(|p| td.stack[p].current_move);
     let continuations = td.continuations(ply);
     let mut picker = MovePicker::new(&td.board, tt_packed, &td.history, ply, previous);
-    if picker.is_empty() {
-        return if in_check { mated_in(ply) } else { DRAW };
-    }
     let side = td.board.turn();
     let mut best_score = tb_floor;
     let mut best_move: Option<Move> = None;
@@ -474,11 +471,17 @@ pub(super) fn alphabeta<const PV: bool>(
         }
     }
 
-    // Every move was pruned (only possible when not in check, so the position is neither
-    // mate nor stalemate), or a singular-extension search had no move but the one it
+    // No legal move: mate or stalemate. Otherwise every move was pruned (only possible
+    // when not in check), or a singular-extension search had no move but the one it
     // leaves out: fail low with α.
     if moves_searched == 0 {
-        return alpha;
+        return if !picker.is_empty() {
+            alpha
+        } else if in_check {
+            mated_in(ply)
+        } else {
+            DRAW
+        };
     }
 
     // Step 17. Store the result, within what the tables allow (not a singular-extension
