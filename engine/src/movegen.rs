@@ -27,17 +27,18 @@ fn pinned(pos: &Chess, king: Square) -> Bitboard {
 }
 
 /// Every legal capture (en passant and capturing promotions to any piece included) and
-/// every legal non-capturing queen promotion. Not for positions in check: there the
-/// caller wants every evasion.
-pub fn noisy_moves(pos: &Chess) -> MoveList {
+/// every legal non-capturing queen promotion, appended to `moves` (filled in place: a
+/// move list is 2 KB, too much to copy at every quiescence node). Not for positions in
+/// check: there the caller wants every evasion.
+pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     debug_assert!(!pos.is_check());
     let board = pos.board();
     let turn = pos.turn();
     let them = pos.them();
     let occupied = board.occupied();
-    let mut moves = pos.en_passant_moves();
+    moves.extend(pos.en_passant_moves());
     let Some(king) = board.king_of(turn) else {
-        return moves;
+        return;
     };
     let pinned = pinned(pos, king);
     let legal =
@@ -113,13 +114,13 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
 
     for from in pos.our(Role::Knight) {
         for to in attacks::knight_attacks(from) & them {
-            push(&mut moves, Role::Knight, from, to);
+            push(moves, Role::Knight, from, to);
         }
     }
     for role in [Role::Bishop, Role::Rook, Role::Queen] {
         for from in pos.our(role) {
             for to in attacks::attacks(from, role.of(turn), occupied) & them {
-                push(&mut moves, role, from, to);
+                push(moves, role, from, to);
             }
         }
     }
@@ -134,7 +135,6 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
             });
         }
     }
-    moves
 }
 
 #[cfg(test)]
@@ -158,7 +158,9 @@ mod tests {
             let mut count = 0;
             if !board.in_check() {
                 let expected = filtered(board.pos());
-                assert_eq!(noisy_moves(board.pos()), expected, "{}", board.fen());
+                let mut moves = MoveList::new();
+                noisy_moves(board.pos(), &mut moves);
+                assert_eq!(moves, expected, "{}", board.fen());
                 count += expected.len();
             }
             if depth > 0 {

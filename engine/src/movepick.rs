@@ -130,13 +130,8 @@ impl MovePicker {
     /// quiescence. No TT move, no SEE split, no killers: quiet evasions follow the
     /// captures in generation order.
     pub fn noisy(board: &Board, history: &History) -> Self {
-        let moves = if board.in_check() {
-            board.legal_moves()
-        } else {
-            noisy_moves(board.pos())
-        };
         let mut picker = MovePicker {
-            moves,
+            moves: MoveList::new(),
             scores: [0; 256],
             phase: Phase::GoodNoisy,
             tt_move: None,
@@ -149,6 +144,11 @@ impl MovePicker {
             refutation: 0,
             last_quiet_score: 0,
         };
+        if board.in_check() {
+            picker.moves = board.legal_moves();
+        } else {
+            noisy_moves(board.pos(), &mut picker.moves);
+        }
         picker.lay_out(board, history);
         picker
     }
