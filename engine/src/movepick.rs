@@ -1,14 +1,15 @@
 //! Move ordering: a staged picker that does each piece of ordering work only when the
 //! search gets that far.
 //!
-//! shakmaty generates a node's legal moves in one pass (it has no cheaper partial
-//! generator), so the picker takes them all at once and splits them in place: the TT
-//! move first, then captures and promotions ("noisy"), then quiets. What costs time is
-//! deferred to the stage that needs it:
-//! - the TT move is yielded before anything is scored, and most cut nodes end there;
-//! - captures are ranked by victim and capture history; SEE runs only on the capture
-//!   about to be yielded, and one that loses material moves to the bad-capture area;
-//! - quiets are scored from the history tables only when the killers and countermove
+//! - The TT move is checked for legality on its own (`Board::unpack`) and yielded before
+//!   anything is generated; a node that cuts off on it generates nothing.
+//! - Then the main search generates every legal move in one pass (shakmaty has no
+//!   cheaper partial generator for quiets) and splits them in place: captures and
+//!   promotions ("noisy") first, then quiets. Quiescence generates only its captures and
+//!   queen promotions ([`crate::movegen`]).
+//! - Captures are ranked by victim and capture history; SEE runs only on the capture
+//!   about to be yielded, and one that loses material moves to the bad-capture area.
+//! - Quiets are scored from the history tables only when the killers and countermove
 //!   did not cut off.
 //!
 //! Order yielded: TT move; good captures and queen promotions (most valuable victim
