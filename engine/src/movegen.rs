@@ -43,17 +43,6 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     let pinned = pinned(pos, king);
     let legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
-    let push = |moves: &mut MoveList, role: Role, from: Square, to: Square| {
-        if legal(from, to) {
-            moves.push(Move::Normal {
-                role,
-                from,
-                capture: board.role_at(to),
-                to,
-                promotion: None,
-            });
-        }
-    };
 
     // Pawn captures toward one side, then the other, each first off the last rank, then
     // onto it, promoting to each piece in turn.
@@ -112,15 +101,18 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
         }
     }
 
-    for from in pos.our(Role::Knight) {
-        for to in attacks::knight_attacks(from) & them {
-            push(moves, Role::Knight, from, to);
-        }
-    }
-    for role in [Role::Bishop, Role::Rook, Role::Queen] {
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in pos.our(role) {
             for to in attacks::attacks(from, role.of(turn), occupied) & them {
-                push(moves, role, from, to);
+                if legal(from, to) {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
             }
         }
     }

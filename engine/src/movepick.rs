@@ -107,23 +107,16 @@ impl MovePicker {
         let killers = history.killers(ply);
         let countermove = previous.and_then(|p| history.countermove(!side, p));
         let tt_move = (tt_packed != 0).then(|| board.unpack(tt_packed)).flatten();
+        let phase = if tt_move.is_some() {
+            Phase::TtMove
+        } else {
+            Phase::Generate
+        };
         MovePicker {
-            moves: MoveList::new(),
-            scores: [0; 256],
-            phase: if tt_move.is_some() {
-                Phase::TtMove
-            } else {
-                Phase::Generate
-            },
             tt_move,
             split_by_see: true,
-            next: 0,
-            noisy_start: 0,
-            noisy_end: 0,
-            bad_end: 0,
             refutations: [killers[0], killers[1], countermove],
-            refutation: 0,
-            last_quiet_score: 0,
+            ..MovePicker::unstarted(phase)
         }
     }
 
@@ -131,10 +124,22 @@ impl MovePicker {
     /// quiescence. No TT move, no SEE split, no killers: quiet evasions follow the
     /// captures in generation order.
     pub fn noisy(board: &Board, history: &History) -> Self {
-        let mut picker = MovePicker {
+        let mut picker = MovePicker::unstarted(Phase::GoodNoisy);
+        if board.in_check() {
+            picker.moves = board.legal_moves();
+        } else {
+            noisy_moves(board.pos(), &mut picker.moves);
+        }
+        picker.lay_out(board, history);
+        picker
+    }
+
+    /// A picker at `phase` with no moves, no TT move, no refutations and no SEE split.
+    fn unstarted(phase: Phase) -> Self {
+        MovePicker {
             moves: MoveList::new(),
             scores: [0; 256],
-            phase: Phase::GoodNoisy,
+            phase,
             tt_move: None,
             split_by_see: false,
             next: 0,
@@ -144,14 +149,7 @@ impl MovePicker {
             refutations: [None; 3],
             refutation: 0,
             last_quiet_score: 0,
-        };
-        if board.in_check() {
-            picker.moves = board.legal_moves();
-        } else {
-            noisy_moves(board.pos(), &mut picker.moves);
         }
-        picker.lay_out(board, history);
-        picker
     }
 
     /// Lays the generated moves out as TT move (if one was yielded), noisy moves ranked
