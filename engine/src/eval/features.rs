@@ -75,8 +75,10 @@ pub const KING_SHIELD_MISSING: usize = KING_SHIELD_FAR + 1;
 pub const KING_OPEN_FILE: usize = KING_SHIELD_MISSING + 1;
 /// Where `weights::PAWN_STORM` starts.
 pub const PAWN_STORM: usize = KING_OPEN_FILE + 1;
+/// Where `weights::KING_PAWN_DISTANCE` starts.
+pub const KING_PAWN_DISTANCE: usize = PAWN_STORM + w::PAWN_STORM.len();
 /// Where `weights::BISHOP_PAIR` starts.
-pub const BISHOP_PAIR: usize = PAWN_STORM + w::PAWN_STORM.len();
+pub const BISHOP_PAIR: usize = KING_PAWN_DISTANCE + w::KING_PAWN_DISTANCE.len();
 /// Where `weights::ROOK_OPEN_FILE` starts.
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 /// Where `weights::ROOK_HALF_OPEN_FILE` starts.
@@ -89,16 +91,22 @@ pub const KNIGHT_OUTPOST: usize = ROOK_ON_SEVENTH + 1;
 pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
 /// Where `weights::MINOR_BEHIND_PAWN` starts.
 pub const MINOR_BEHIND_PAWN: usize = BISHOP_OUTPOST + 1;
+/// Where `weights::BISHOP_PAWNS` starts.
+pub const BISHOP_PAWNS: usize = MINOR_BEHIND_PAWN + 1;
+/// Where `weights::BISHOP_RAMMED_PAWNS` starts.
+pub const BISHOP_RAMMED_PAWNS: usize = BISHOP_PAWNS + 1;
 /// Where `weights::THREAT_BY_PAWN` starts.
-pub const THREAT_BY_PAWN: usize = MINOR_BEHIND_PAWN + 1;
+pub const THREAT_BY_PAWN: usize = BISHOP_RAMMED_PAWNS + 1;
 /// Where `weights::THREAT_BY_MINOR` starts.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + w::THREAT_BY_PAWN.len();
 /// Where `weights::THREAT_BY_ROOK` starts.
 pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + w::THREAT_BY_MINOR.len();
 /// Where `weights::HANGING` starts.
 pub const HANGING: usize = THREAT_BY_ROOK + w::THREAT_BY_ROOK.len();
+/// Where `weights::THREAT_BY_PAWN_PUSH` starts.
+pub const THREAT_BY_PAWN_PUSH: usize = HANGING + 1;
 /// Where `weights::TEMPO` starts.
-pub const TEMPO: usize = HANGING + 1;
+pub const TEMPO: usize = THREAT_BY_PAWN_PUSH + 1;
 /// Number of linear features.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -137,7 +145,7 @@ const fn pair(
 }
 
 /// Every table of linear weights, in index order.
-pub const GROUPS: [Group; 37] = [
+pub const GROUPS: [Group; 41] = [
     table(
         "MATERIAL",
         "Material per role: pawn, knight, bishop, rook, queen.",
@@ -313,6 +321,13 @@ pub const GROUPS: [Group; 37] = [
         PAWN_STORM,
         &w::PAWN_STORM,
     ),
+    table(
+        "KING_PAWN_DISTANCE",
+        "King by its distance in king steps to the nearest pawn of either colour (none: no count).",
+        Term::KingSafety,
+        KING_PAWN_DISTANCE,
+        &w::KING_PAWN_DISTANCE,
+    ),
     pair(
         "BISHOP_PAIR",
         "Bishops on both square colours.",
@@ -362,6 +377,20 @@ pub const GROUPS: [Group; 37] = [
         MINOR_BEHIND_PAWN,
         &w::MINOR_BEHIND_PAWN,
     ),
+    pair(
+        "BISHOP_PAWNS",
+        "Per own pawn on the squares of a bishop's colour, for each bishop.",
+        Term::Minors,
+        BISHOP_PAWNS,
+        &w::BISHOP_PAWNS,
+    ),
+    pair(
+        "BISHOP_RAMMED_PAWNS",
+        "Per own pawn on a bishop's colour blocked by an enemy pawn in front, for each bishop.",
+        Term::Minors,
+        BISHOP_RAMMED_PAWNS,
+        &w::BISHOP_RAMMED_PAWNS,
+    ),
     table(
         "THREAT_BY_PAWN",
         "Enemy piece attacked by a pawn, by its role: knight, bishop, rook, queen.",
@@ -389,6 +418,13 @@ pub const GROUPS: [Group; 37] = [
         Term::Threats,
         HANGING,
         &w::HANGING,
+    ),
+    pair(
+        "THREAT_BY_PAWN_PUSH",
+        "Enemy piece (not pawn or king) a pawn would attack after a safe push.",
+        Term::Threats,
+        THREAT_BY_PAWN_PUSH,
+        &w::THREAT_BY_PAWN_PUSH,
     ),
     pair(
         "TEMPO",

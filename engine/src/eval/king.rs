@@ -1,5 +1,5 @@
 //! King safety: the pawn shield in front of the king, and king danger from the enemy
-//! pieces attacking the squares around it.
+//! pieces attacking the squares around it; also the king's distance to the pawns.
 //!
 //! King danger is the evaluation's one nonlinear term: attack units (a weight per
 //! attacking role times the king-zone squares that role attacks, and a weight per role
@@ -117,6 +117,11 @@ pub(super) fn king_safety<T: Tracer>(
         if let Some(pawn) = nearest(enemy_pawns & in_front, color) {
             acc.add(features::PAWN_STORM + ranks_to(pawn), color, 1);
         }
+    }
+
+    // In the endgame the king belongs near the pawns, its own and the enemy's.
+    if let Some(distance) = all_pawns.into_iter().map(|p| king.distance(p)).min() {
+        acc.add(features::KING_PAWN_DISTANCE + distance as usize, color, 1);
     }
 
     // Safe checks: squares from which an enemy piece could check the king, that such a

@@ -889,6 +889,29 @@ mod tests {
         assert_eq!(seventh("4k3/8/8/8/8/4K3/r7/8 w - - 0 1", Black), 0);
         assert_eq!(seventh("4k3/8/8/8/8/4K3/r5P1/8 w - - 0 1", Black), 1);
         assert_eq!(seventh("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", Black), 1);
+        // Bishops and their own pawns: the c1 bishop shares its dark squares with d2,
+        // and with e3, which a black pawn on e4 rams; the light f1 bishop with none.
+        let bishops = "4k3/8/8/8/4p3/4P3/3P4/2B1KB2 w - - 0 1";
+        assert_eq!(count(bishops, features::BISHOP_PAWNS, White), 2);
+        assert_eq!(count(bishops, features::BISHOP_RAMMED_PAWNS, White), 1);
+        // Black's light c8 bishop: d7 and e6, which White's e5 rams.
+        let black_bishop = "2b1k3/3p4/4p3/4P3/8/8/8/4K3 b - - 0 1";
+        assert_eq!(count(black_bishop, features::BISHOP_PAWNS, Black), 2);
+        assert_eq!(count(black_bishop, features::BISHOP_RAMMED_PAWNS, Black), 1);
+        // The king's distance to the nearest pawn of either colour: e1 to e3 is two, e8 to
+        // e3 five; no pawns, no count.
+        let kings = "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1";
+        assert_eq!(count(kings, features::KING_PAWN_DISTANCE + 2, White), 1);
+        assert_eq!(count(kings, features::KING_PAWN_DISTANCE + 5, Black), 1);
+        let bare = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert!((0..8).all(|d| count(bare, features::KING_PAWN_DISTANCE + d, White) == 0));
+        // d2-d4 would fork the c5 knight and the e5 rook; d3, which the knight attacks
+        // and nothing of White's defends, counts for nothing.
+        let push = "4k3/8/8/2n1r3/8/8/3P4/4K3 w - - 0 1";
+        assert_eq!(count(push, features::THREAT_BY_PAWN_PUSH, White), 2);
+        // A black pawn on e5 guards d4: no safe push attacks the knight.
+        let guarded = "4k3/8/8/2n1p3/8/8/3P4/4K3 w - - 0 1";
+        assert_eq!(count(guarded, features::THREAT_BY_PAWN_PUSH, White), 0);
         // Black pawns storming White's g1 king: g4 three ranks ahead, h3 two; the f-file
         // pawn behind the shield's reach (f7) six.
         let storm = "4k3/5p2/8/8/6p1/7p/8/6K1 w - - 0 1";
@@ -917,7 +940,8 @@ mod tests {
         assert_eq!(
             features::COUNT,
             // material, PSTs, mobility, pawn structure, passed pawns, shield, bishop pair
-            // and rook files, outposts, threats, tempo
+            // and rook files, outposts, threats, tempo; then the king's distance to the
+            // pawns, bishops' own pawns and pawn-push threats
             5 + 6 * 64
                 + (9 + 14 + 15 + 28)
                 + (3 + 2 * 8)
@@ -927,6 +951,7 @@ mod tests {
                 + (2 + 1 + 1)
                 + (4 + 5 + 5 + 1)
                 + 1
+                + (8 + 2 + 1)
         );
     }
 

@@ -1,6 +1,5 @@
-//! Pieces: mobility, the bishop pair, rooks on open files and the seventh rank, outposts,
-//! and the attacks
-//! each piece makes: on the enemy king zone (which [`super::king`] turns into king
+//! Pieces: mobility, the bishop pair, bishops hemmed in by their own pawns, rooks on open
+//! files and the seventh rank, outposts, and the attacks each piece makes: on the enemy king zone (which [`super::king`] turns into king
 //! danger) and on the board (which [`super::threats`] turns into threats).
 
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
@@ -59,11 +58,28 @@ pub(super) fn pieces<T: Tracer>(
             acc.add(features::KNIGHT_OUTPOST, color, 1);
         }
     }
+    // Own pawns blocked by an enemy pawn: they will stay on their square's colour.
+    let rammed = ctx.pawns[us] & ctx.pawns[them].shift(-forward(color));
     for sq in board.bishops() & own {
         let att = attacks::bishop_attacks(sq, occ);
         piece(Role::Bishop, features::BISHOP_MOBILITY, att, acc);
         if is_outpost(ctx, sq, color) {
             acc.add(features::BISHOP_OUTPOST, color, 1);
+        }
+        // Own pawns on the bishop's colour block it and leave the other colour's
+        // squares to the enemy.
+        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+            Bitboard::LIGHT_SQUARES
+        } else {
+            Bitboard::DARK_SQUARES
+        };
+        let on_colour = ctx.pawns[us] & colour;
+        if on_colour.any() {
+            acc.add(features::BISHOP_PAWNS, color, on_colour.count() as i32);
+            let blocked = (on_colour & rammed).count() as i32;
+            if blocked > 0 {
+                acc.add(features::BISHOP_RAMMED_PAWNS, color, blocked);
+            }
         }
     }
     for sq in board.rooks() & own {

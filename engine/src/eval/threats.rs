@@ -2,10 +2,10 @@
 //! nothing defends them). A threat is half a capture: the opponent must spend a move on
 //! it, and two at once often win material.
 
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Bitboard, Color, Rank, Role};
 
 use super::pieces::Attacks;
-use super::{Acc, Ctx, Tracer, features};
+use super::{Acc, Ctx, Tracer, features, forward, pawn_attacks_bb};
 
 /// Counts `color`'s threats against the other side; `attacks` is indexed by colour.
 #[inline(always)]
@@ -55,6 +55,19 @@ pub(super) fn threats<T: Tracer>(
     count(
         features::HANGING,
         pieces & ours.all & !attacks[them].all,
+        acc,
+    );
+
+    // Pawn pushes (one step, or two from the start) to squares no enemy pawn attacks
+    // and the enemy does not hold unopposed, from which the pawn would attack a piece.
+    let empty = !ctx.occupied;
+    let single = ctx.pawns[us].shift(forward(color)) & empty;
+    let third = Bitboard::from_rank(color.relative_rank(Rank::Third));
+    let pushes = single | ((single & third).shift(forward(color)) & empty);
+    let safe = pushes & !ctx.pawn_attacks[them] & (ours.all | !attacks[them].all);
+    count(
+        features::THREAT_BY_PAWN_PUSH,
+        pawn_attacks_bb(color, safe) & pieces,
         acc,
     );
 }

@@ -186,6 +186,12 @@ pub const PAWN_STORM: [Score; 8] = [
     s(   0,    0), s(  57,  -10), s(  -3,  -14), s(  -2,   -9), s(   5,  -10), s(  11,  -21), s(   9,  -16), s(   0,    0),
 ];
 
+/// King by its distance in king steps to the nearest pawn of either colour (none: no count).
+#[rustfmt::skip]
+pub const KING_PAWN_DISTANCE: [Score; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
 /// Bishops on both square colours.
 pub const BISHOP_PAIR: Score = s(21, 46);
 
@@ -207,6 +213,12 @@ pub const BISHOP_OUTPOST: Score = s(26, 6);
 /// Knight or bishop with a pawn (of either colour) directly in front of it.
 pub const MINOR_BEHIND_PAWN: Score = s(2, 18);
 
+/// Per own pawn on the squares of a bishop's colour, for each bishop.
+pub const BISHOP_PAWNS: Score = s(0, 0);
+
+/// Per own pawn on a bishop's colour blocked by an enemy pawn in front, for each bishop.
+pub const BISHOP_RAMMED_PAWNS: Score = s(0, 0);
+
 /// Enemy piece attacked by a pawn, by its role: knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const THREAT_BY_PAWN: [Score; 4] = [
@@ -227,6 +239,9 @@ pub const THREAT_BY_ROOK: [Score; 5] = [
 
 /// Enemy piece (not pawn or king) attacked and not defended at all.
 pub const HANGING: Score = s(15, 16);
+
+/// Enemy piece (not pawn or king) a pawn would attack after a safe push.
+pub const THREAT_BY_PAWN_PUSH: Score = s(0, 0);
 
 /// Bonus for the side to move.
 pub const TEMPO: Score = s(15, 7);
