@@ -65,8 +65,10 @@ pub const PASSED_FREE_PATH: usize = PASSED_PAWN + w::PASSED_PAWN.len();
 pub const PASSED_THEIR_KING: usize = PASSED_FREE_PATH + w::PASSED_FREE_PATH.len();
 /// Where `weights::PASSED_OUR_KING` starts.
 pub const PASSED_OUR_KING: usize = PASSED_THEIR_KING + w::PASSED_THEIR_KING.len();
+/// Where `weights::PASSED_SAFE_PATH` starts.
+pub const PASSED_SAFE_PATH: usize = PASSED_OUR_KING + w::PASSED_OUR_KING.len();
 /// Where `weights::KING_SHIELD_NEAR` starts.
-pub const KING_SHIELD_NEAR: usize = PASSED_OUR_KING + w::PASSED_OUR_KING.len();
+pub const KING_SHIELD_NEAR: usize = PASSED_SAFE_PATH + w::PASSED_SAFE_PATH.len();
 /// Where `weights::KING_SHIELD_FAR` starts.
 pub const KING_SHIELD_FAR: usize = KING_SHIELD_NEAR + 1;
 /// Where `weights::KING_SHIELD_MISSING` starts.
@@ -145,7 +147,7 @@ const fn pair(
 }
 
 /// Every table of linear weights, in index order.
-pub const GROUPS: [Group; 41] = [
+pub const GROUPS: [Group; 42] = [
     table(
         "MATERIAL",
         "Material per role: pawn, knight, bishop, rook, queen.",
@@ -285,6 +287,13 @@ pub const GROUPS: [Group; 41] = [
         Term::PassedPawns,
         PASSED_OUR_KING,
         &w::PASSED_OUR_KING,
+    ),
+    table(
+        "PASSED_SAFE_PATH",
+        "Passed pawn whose squares to promotion no enemy piece occupies or attacks, by relative rank.",
+        Term::PassedPawns,
+        PASSED_SAFE_PATH,
+        &w::PASSED_SAFE_PATH,
     ),
     pair(
         "KING_SHIELD_NEAR",

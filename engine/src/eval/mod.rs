@@ -571,19 +571,21 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
     // king_attack[c] = attacks on c's king zone; attacks[c] = squares c attacks.
     let mut king_attack = [KingAttack::default(); 2];
     let mut attacks = [pieces::Attacks::default(); 2];
+    let mut passed = [Bitboard::EMPTY; 2];
 
     for color in [Color::White, Color::Black] {
         material::material_pst(board, color, &mut acc);
         let (attack, by_pieces) = pieces::pieces(board, &ctx, color, &mut acc);
         king_attack[(!color) as usize] = attack;
         attacks[color as usize] = by_pieces;
-        pawns::pawn_structure(&ctx, color, &mut acc);
+        passed[color as usize] = pawns::pawn_structure(&ctx, color, &mut acc);
         pieces::bishop_pair(board, &ctx, color, &mut acc);
         pieces::minors_behind_pawns(board, &ctx, color, &mut acc);
     }
     for color in [Color::White, Color::Black] {
         king::king_safety(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
         threats::threats(board, &ctx, color, &attacks, &mut acc);
+        pawns::passed_safe_paths(&ctx, color, passed[color as usize], &attacks, &mut acc);
     }
     acc.add(features::TEMPO, turn, 1);
 
@@ -912,6 +914,11 @@ mod tests {
         // A black pawn on e5 guards d4: no safe push attacks the knight.
         let guarded = "4k3/8/8/2n1p3/8/8/3P4/4K3 w - - 0 1";
         assert_eq!(count(guarded, features::THREAT_BY_PAWN_PUSH, White), 0);
+        // A passed pawn on b6 (relative rank index 5) with b7 and b8 unguarded; then with
+        // the black king on a8, which guards both.
+        let safe = |fen: &str| count(fen, features::PASSED_SAFE_PATH + 5, White);
+        assert_eq!(safe("8/8/1P6/8/8/8/8/k6K w - - 0 1"), 1);
+        assert_eq!(safe("k7/8/1P6/8/8/8/8/7K w - - 0 1"), 0);
         // Black pawns storming White's g1 king: g4 three ranks ahead, h3 two; the f-file
         // pawn behind the shield's reach (f7) six.
         let storm = "4k3/5p2/8/8/6p1/7p/8/6K1 w - - 0 1";
@@ -941,7 +948,7 @@ mod tests {
             features::COUNT,
             // material, PSTs, mobility, pawn structure, passed pawns, shield, bishop pair
             // and rook files, outposts, threats, tempo; then the king's distance to the
-            // pawns, bishops' own pawns and pawn-push threats
+            // pawns, bishops' own pawns, pawn-push threats and passed pawns' safe paths
             5 + 6 * 64
                 + (9 + 14 + 15 + 28)
                 + (3 + 2 * 8)
@@ -951,7 +958,7 @@ mod tests {
                 + (2 + 1 + 1)
                 + (4 + 5 + 5 + 1)
                 + 1
-                + (8 + 2 + 1)
+                + (8 + 2 + 1 + 8)
         );
     }
 

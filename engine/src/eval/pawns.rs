@@ -1,7 +1,9 @@
-//! Pawn structure: doubled, isolated, backward and passed pawns.
+//! Pawn structure: doubled, isolated, backward and passed pawns, and passed pawns whose
+//! way to promotion is safe.
 
 use shakmaty::{Bitboard, Color};
 
+use super::pieces::Attacks;
 use super::{
     Acc, Ctx, Tracer, adjacent_files_mask, features, file_mask, forward, ranks_ahead, relative_rank,
 };
@@ -49,13 +51,15 @@ pub(super) fn out_of_pawn_reach(sq: shakmaty::Square, color: Color, enemy: Bitbo
     (enemy & Bitboard(adjacent_ahead)).is_empty()
 }
 
-/// Pawn structure (doubled, isolated, backward) and passed pawns for `color`.
+/// Pawn structure (doubled, isolated, backward) and passed pawns for `color`; returns the
+/// passed pawns.
 #[inline(always)]
-pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) {
+pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) -> Bitboard {
     let us = color as usize;
     let them = (!color) as usize;
     let own = ctx.pawns[us];
     let enemy = ctx.pawns[them];
+    let mut passed = Bitboard::EMPTY;
 
     for sq in own {
         let i = sq.to_usize();
@@ -87,6 +91,7 @@ pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T
         // Passed: no enemy pawn ahead on this or adjacent files; only the front pawn of
         // a doubled pair counts.
         if !doubled && (enemy & Bitboard(PASSED_SPAN[us][i])).is_empty() {
+            passed.add(sq);
             acc.add(features::PASSED_PAWN + rank, color, 1);
             if (ctx.occupied & front).is_empty() {
                 acc.add(features::PASSED_FREE_PATH + rank, color, 1);
@@ -101,6 +106,31 @@ pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T
                 acc.add(features::PASSED_THEIR_KING + rank, color, their_distance);
                 acc.add(features::PASSED_OUR_KING + rank, color, our_distance);
             }
+        }
+    }
+    passed
+}
+
+/// Passed pawns of `color` whose way to promotion no enemy piece stands on or attacks:
+/// only a piece that gets there in time can stop them. `attacks` is indexed by colour.
+#[inline(always)]
+pub(super) fn passed_safe_paths<T: Tracer>(
+    ctx: &Ctx,
+    color: Color,
+    passed: Bitboard,
+    attacks: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
+    let them = (!color) as usize;
+    let guarded = attacks[them].all | ctx.by_color[them];
+    for sq in passed {
+        let path = Bitboard(FORWARD_FILE[color as usize][sq.to_usize()]);
+        if (path & guarded).is_empty() {
+            acc.add(
+                features::PASSED_SAFE_PATH + relative_rank(sq, color),
+                color,
+                1,
+            );
         }
     }
 }

@@ -168,6 +168,12 @@ pub const PASSED_OUR_KING: [Score; 8] = [
     s(   0,    0), s(  -2,    0), s(  15,   -8), s(  11,  -11), s(   8,  -15), s(  -9,  -17), s( -16,  -15), s(   0,    0),
 ];
 
+/// Passed pawn whose squares to promotion no enemy piece occupies or attacks, by relative rank.
+#[rustfmt::skip]
+pub const PASSED_SAFE_PATH: [Score; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
 /// Own pawn directly in front of the king, on its file or an adjacent one.
 pub const KING_SHIELD_NEAR: Score = s(14, -1);
 
