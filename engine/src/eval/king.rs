@@ -69,6 +69,24 @@ pub fn danger(attack: KingAttack, weights: &[i32; KING_UNITS]) -> Score {
     }
 }
 
+/// `RINGS[sq][d]`: the squares exactly `d` king steps from `sq`.
+const RINGS: [[u64; 8]; 64] = {
+    let mut rings = [[0u64; 8]; 64];
+    let mut from: usize = 0;
+    while from < 64 {
+        let mut to: usize = 0;
+        while to < 64 {
+            let files = (from % 8).abs_diff(to % 8);
+            let ranks = (from / 8).abs_diff(to / 8);
+            let d = if files > ranks { files } else { ranks };
+            rings[from][d] |= 1 << to;
+            to += 1;
+        }
+        from += 1;
+    }
+    rings
+};
+
 /// The square of `pawns` nearest to `color`'s back rank.
 #[inline(always)]
 fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
@@ -120,8 +138,10 @@ pub(super) fn king_safety<T: Tracer>(
     }
 
     // In the endgame the king belongs near the pawns, its own and the enemy's.
-    if let Some(distance) = all_pawns.into_iter().map(|p| king.distance(p)).min() {
-        acc.add(features::KING_PAWN_DISTANCE + distance as usize, color, 1);
+    if let Some(distance) =
+        (1..8).find(|&d| (all_pawns & Bitboard(RINGS[king.to_usize()][d])).any())
+    {
+        acc.add(features::KING_PAWN_DISTANCE + distance, color, 1);
     }
 
     // Safe checks: squares from which an enemy piece could check the king, that such a
