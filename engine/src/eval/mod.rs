@@ -10,10 +10,11 @@
 //! squares and ranks, so the evaluation is colour symmetric by construction.
 //!
 //! By concern: [`material`] (material and piece-square tables), [`pawns`] (doubled,
-//! isolated, backward, phalanx, supported and passed pawns), [`pieces`] (mobility, bishop
-//! pair, rooks on open files, outposts, and the attacks on the enemy king zone),
-//! [`threats`] (pieces attacked by weaker pieces, hanging pieces), [`king`] (pawn shield
-//! and king danger); tempo is counted here. [`scaling`] then shrinks the endgame part in
+//! isolated, backward, phalanx, supported and passed pawns, safe paths to promotion),
+//! [`pieces`] (mobility, bishop pair, bishops' own pawns, rooks on open files, outposts,
+//! and the attacks on the enemy king zone), [`threats`] (pieces attacked by weaker
+//! pieces, hanging pieces, pawn-push threats), [`king`] (pawn shield, king danger, the
+//! king's distance to the pawns); tempo is counted here. [`scaling`] then shrinks the endgame part in
 //! material balances that are drawn more often than their score says.
 //!
 //! [`evaluate`] and [`trace`] share a single code path: the evaluation is generic over a

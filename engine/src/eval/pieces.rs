@@ -1,6 +1,7 @@
 //! Pieces: mobility, the bishop pair, bishops hemmed in by their own pawns, rooks on open
-//! files and the seventh rank, outposts, and the attacks each piece makes: on the enemy king zone (which [`super::king`] turns into king
-//! danger) and on the board (which [`super::threats`] turns into threats).
+//! files and the seventh rank, outposts, and the attacks each piece makes: on the enemy
+//! king zone (which [`super::king`] turns into king danger) and on the board (which
+//! [`super::threats`] turns into threats).
 
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
