@@ -155,7 +155,7 @@ fn end_to_end_run_with_fixed_nodes() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-const EXPECTED_BK_SOLVED_AT_200K_NODES: usize = 13;
+const EXPECTED_BK_SOLVED_AT_200K_NODES: usize = 15;
 
 #[test]
 fn unreadable_file_fails_the_run() {
