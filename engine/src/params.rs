@@ -82,3 +82,7 @@ pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_LIMIT: i32 = 400;
 pub const CORRECTION_MAX_WEIGHT: i32 = 16;
 pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+
+/// Lazy SMP vote: each thread's best move gets (score − lowest score + OFFSET) · depth
+/// votes, so the thread with the worst score still counts.
+pub const VOTE_SCORE_OFFSET: i32 = 14;

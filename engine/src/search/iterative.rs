@@ -412,7 +412,7 @@ impl ThreadData {
     }
 }
 
-fn info(
+pub(crate) fn info(
     td: &ThreadData,
     shared: &SharedState,
     depth: i32,

@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod iterative;
 pub mod qsearch;
+mod vote;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -459,26 +460,59 @@ impl Searcher {
         let (main, helpers) = self.threads.split_at_mut(1);
         let main = &mut main[0];
         const STACK_SIZE: usize = 64 << 20;
-        let result = std::thread::scope(|scope| {
+        let (main_result, helper_results) = std::thread::scope(|scope| {
+            let mut running = Vec::with_capacity(helpers.len());
             for td in helpers.iter_mut() {
                 let spawned = std::thread::Builder::new()
                     .stack_size(STACK_SIZE)
                     .spawn_scoped(scope, move || {
-                        iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {});
+                        iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {})
                     });
-                if spawned.is_err() {
+                match spawned {
+                    Ok(handle) => running.push(handle),
                     // Too few resources for another thread: search with those we have.
-                    break;
+                    Err(_) => break,
                 }
             }
             let result =
                 iterative::iterate(main, shared, root_moves, limits, lines, node_budget, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
-            result
+            let helper_results: Vec<SearchResult> =
+                running.into_iter().filter_map(|h| h.join().ok()).collect();
+            (result, helper_results)
         });
         let result = match &options.strength {
-            Some(strength) => choose_line(result, &main.completed_lines, strength, seed),
-            None => result,
+            Some(strength) => choose_line(main_result, &main.completed_lines, strength, seed),
+            None if lines == 1 && !helper_results.is_empty() => {
+                let mut results = vec![main_result];
+                results.extend(helper_results);
+                let chosen = vote::vote(&results);
+                if chosen != 0 {
+                    // The move played is a helper's: show its line, so that the last
+                    // line a GUI shows ends in the move it is sent.
+                    let line = &helpers[chosen - 1].root_moves[0];
+                    report(Report::Iteration(SearchInfo {
+                        depth: results[chosen].depth,
+                        seldepth: line.seldepth.max(results[chosen].depth as usize),
+                        score: results[chosen].score,
+                        pv: line.pv.clone(),
+                        ..iterative::info(
+                            main,
+                            shared,
+                            main.completed_depth,
+                            1,
+                            0,
+                            ScoreBound::Exact,
+                        )
+                    }));
+                }
+                // The search as a whole reached the main thread's depth.
+                SearchResult {
+                    depth: results[0].depth,
+                    ..results.swap_remove(chosen)
+                }
+            }
+            None => main_result,
         };
         SearchResult {
             nodes: shared.nodes.load(Ordering::Relaxed),
