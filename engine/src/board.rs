@@ -406,14 +406,10 @@ impl Board {
         self.pos.is_legal(m).then_some(m)
     }
 
-    /// A hash of the pawn structure alone, both colours' pawns, for tables keyed by it.
-    /// Multiplying by odd constants stirs every pawn into the high bits.
+    /// The [`pawn_key`] of this position.
     #[inline]
     pub fn pawn_key(&self) -> u64 {
-        let b = self.pos.board();
-        let white = (b.pawns() & b.white()).0;
-        let black = (b.pawns() & b.black()).0;
-        white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+        pawn_key(self.pos.board())
     }
 
     /// True if the legal move `m` checks the opponent's king, directly or by uncovering a
@@ -453,6 +449,16 @@ impl Board {
     pub fn full_key(&self) -> u64 {
         self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
     }
+}
+
+/// A hash of the pawn structure alone, both colours' pawns, for tables keyed by it (0
+/// for a board without pawns). Multiplying by odd constants stirs every pawn into the
+/// high bits.
+#[inline]
+pub fn pawn_key(board: &shakmaty::Board) -> u64 {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Pawn structure: doubled, isolated, backward and passed pawns, and passed pawns whose
-//! way to promotion is safe.
+//! way to promotion is free, near the kings or safe; and the table that keeps what depends
+//! on the pawns alone.
 
 use shakmaty::{Bitboard, Color};
 
 use super::pieces::Attacks;
 use super::{
-    Acc, Ctx, Tracer, adjacent_files_mask, features, file_mask, forward, ranks_ahead, relative_rank,
+    Acc, Ctx, NoTrace, Score, Tracer, adjacent_files_mask, features, file_mask, forward,
+    ranks_ahead, relative_rank,
 };
 
 /// Per-colour, per-square pawn masks: `[color as usize][square]`.
@@ -51,8 +53,9 @@ pub(super) fn out_of_pawn_reach(sq: shakmaty::Square, color: Color, enemy: Bitbo
     (enemy & Bitboard(adjacent_ahead)).is_empty()
 }
 
-/// Pawn structure (doubled, isolated, backward) and passed pawns for `color`; returns the
-/// passed pawns.
+/// Pawn structure for `color`, from the pawns alone: doubled, isolated, backward,
+/// phalanx, supported and passed pawns by rank. Returns the passed pawns. Depends on
+/// nothing but the pawns, so that [`PawnTable`] can keep its result.
 #[inline(always)]
 pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) -> Bitboard {
     let us = color as usize;
@@ -64,8 +67,7 @@ pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T
     for sq in own {
         let i = sq.to_usize();
         let rank = relative_rank(sq, color);
-        let front = Bitboard(FORWARD_FILE[us][i]);
-        let doubled = (own & front).any();
+        let doubled = (own & Bitboard(FORWARD_FILE[us][i])).any();
         if doubled {
             acc.add(features::DOUBLED_PAWN, color, 1);
         }
@@ -93,44 +95,101 @@ pub(super) fn pawn_structure<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T
         if !doubled && (enemy & Bitboard(PASSED_SPAN[us][i])).is_empty() {
             passed.add(sq);
             acc.add(features::PASSED_PAWN + rank, color, 1);
-            if (ctx.occupied & front).is_empty() {
-                acc.add(features::PASSED_FREE_PATH + rank, color, 1);
-            }
-            // The race to the stop square decides most pawn endings: each step the
-            // enemy king is away helps the pawn, each step our own king is away hurts.
-            if let (Some(stop), Some(ours), Some(theirs)) =
-                (sq.offset(forward(color)), ctx.kings[us], ctx.kings[them])
-            {
-                let their_distance = theirs.distance(stop) as i32;
-                let our_distance = ours.distance(stop) as i32;
-                acc.add(features::PASSED_THEIR_KING + rank, color, their_distance);
-                acc.add(features::PASSED_OUR_KING + rank, color, our_distance);
-            }
         }
     }
     passed
 }
 
-/// Passed pawns of `color` whose way to promotion no enemy piece stands on or attacks:
-/// only a piece that gets there in time can stop them. `attacks` is indexed by colour.
+/// What `color`'s passed pawns are worth beyond their rank, once the pieces are known: a
+/// free path, the kings' distances to the stop square, and a path that no enemy piece
+/// stands on or attacks (only a piece that gets there in time can stop such a pawn).
+/// `attacks` is indexed by colour.
 #[inline(always)]
-pub(super) fn passed_safe_paths<T: Tracer>(
+pub(super) fn passed_pawns<T: Tracer>(
     ctx: &Ctx,
     color: Color,
     passed: Bitboard,
     attacks: &[Attacks; 2],
     acc: &mut Acc<T>,
 ) {
+    let us = color as usize;
     let them = (!color) as usize;
     let guarded = attacks[them].all | ctx.by_color[them];
     for sq in passed {
-        let path = Bitboard(FORWARD_FILE[color as usize][sq.to_usize()]);
-        if (path & guarded).is_empty() {
-            acc.add(
-                features::PASSED_SAFE_PATH + relative_rank(sq, color),
-                color,
-                1,
-            );
+        let rank = relative_rank(sq, color);
+        let path = Bitboard(FORWARD_FILE[us][sq.to_usize()]);
+        if (ctx.occupied & path).is_empty() {
+            acc.add(features::PASSED_FREE_PATH + rank, color, 1);
         }
+        // The race to the stop square decides most pawn endings: each step the enemy
+        // king is away helps the pawn, each step our own king is away hurts.
+        if let (Some(stop), Some(ours), Some(theirs)) =
+            (sq.offset(forward(color)), ctx.kings[us], ctx.kings[them])
+        {
+            let their_distance = theirs.distance(stop) as i32;
+            let our_distance = ours.distance(stop) as i32;
+            acc.add(features::PASSED_THEIR_KING + rank, color, their_distance);
+            acc.add(features::PASSED_OUR_KING + rank, color, our_distance);
+        }
+        if (path & guarded).is_empty() {
+            acc.add(features::PASSED_SAFE_PATH + rank, color, 1);
+        }
+    }
+}
+
+/// The pawn table has 2^BITS entries (40 bytes each), indexed by the pawn key's top bits.
+const PAWN_TABLE_BITS: u32 = 13;
+
+/// What [`pawn_structure`] found for one pawn structure.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    key: u64,
+    /// `[color as usize]`
+    score: [Score; 2],
+    passed: [Bitboard; 2],
+}
+
+/// A per-thread cache of the pawn-structure terms, keyed by the pawn key
+/// ([`crate::board::pawn_key`]). Pawns move seldom, so most evaluations of a search find
+/// their structure here. An empty entry (key 0) is right as it stands: key 0 is the board
+/// without pawns, which scores nothing and has no passed pawns.
+pub struct PawnTable {
+    entries: Box<[PawnEntry]>,
+}
+
+impl Default for PawnTable {
+    fn default() -> Self {
+        PawnTable {
+            entries: vec![PawnEntry::default(); 1 << PAWN_TABLE_BITS].into_boxed_slice(),
+        }
+    }
+}
+
+impl PawnTable {
+    /// Adds the pawn-structure terms of `key`'s structure to `total` and returns both
+    /// colours' passed pawns, counting them first if the table does not hold them.
+    #[inline(always)]
+    pub(super) fn structure(
+        &mut self,
+        ctx: &Ctx,
+        key: u64,
+        total: &mut [Score; 2],
+    ) -> [Bitboard; 2] {
+        let entry = &mut self.entries[(key >> (64 - PAWN_TABLE_BITS)) as usize];
+        if entry.key != key {
+            let mut acc = Acc {
+                total: [Score::ZERO; 2],
+                tracer: &mut NoTrace,
+            };
+            let passed = [Color::Black, Color::White].map(|c| pawn_structure(ctx, c, &mut acc));
+            *entry = PawnEntry {
+                key,
+                score: acc.total,
+                passed,
+            };
+        }
+        total[0] += entry.score[0];
+        total[1] += entry.score[1];
+        entry.passed
     }
 }

@@ -15,7 +15,7 @@ use shakmaty::{Move, MoveList, Position};
 use super::qsearch::qsearch;
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, evaluate_cached};
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
@@ -204,7 +204,10 @@ pub(super) fn alphabeta<const PV: bool>(
     let raw_eval = if in_check {
         None
     } else {
-        Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
+        Some(tt_hit.map_or_else(
+            || evaluate_cached(board.pos(), &mut td.pawn_table),
+            |h| h.static_eval,
+        ))
     };
     let static_eval = raw_eval.map(|e| td.corrected_eval(e));
     td.stack[ply].static_eval = static_eval;

@@ -18,6 +18,7 @@ use shakmaty::Move;
 
 use crate::board::Board;
 use crate::correction::CorrectionHistory;
+use crate::eval::PawnTable;
 use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
@@ -203,6 +204,8 @@ pub struct ThreadData {
     pub(crate) board: Board,
     pub(crate) history: History,
     pub(crate) correction: CorrectionHistory,
+    /// The pawn-structure terms of the evaluation, by pawn structure.
+    pub(crate) pawn_table: PawnTable,
     pub(crate) stack: Vec<StackEntry>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
@@ -230,6 +233,7 @@ impl ThreadData {
             board: Board::default(),
             history: History::default(),
             correction: CorrectionHistory::default(),
+            pawn_table: PawnTable::default(),
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))

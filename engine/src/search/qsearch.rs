@@ -3,7 +3,7 @@
 
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, evaluate_cached};
 use crate::movepick::MovePicker;
 use crate::params::DELTA_MARGIN;
 use crate::score::{INFINITY, MAX_PLY, mated_in};
@@ -55,7 +55,10 @@ pub(super) fn qsearch<const PV: bool>(
     let raw_eval = if in_check {
         None
     } else {
-        Some(tt_hit.map_or_else(|| evaluate(board.pos()), |h| h.static_eval))
+        Some(tt_hit.map_or_else(
+            || evaluate_cached(board.pos(), &mut td.pawn_table),
+            |h| h.static_eval,
+        ))
     };
     let static_eval = raw_eval.map(|e| td.corrected_eval(e));
     let mut best_score = -INFINITY;
