@@ -481,8 +481,12 @@ impl Searcher {
             let result =
                 iterative::iterate(main, shared, root_moves, limits, lines, node_budget, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
-            let helper_results: Vec<SearchResult> =
-                running.into_iter().filter_map(|h| h.join().ok()).collect();
+            // A helper that failed to finish reports no completed depth, so it does not
+            // vote; keeping its place keeps `helpers[i]` and `helper_results[i]` together.
+            let helper_results: Vec<SearchResult> = running
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect();
             (result, helper_results)
         });
         let result = match &options.strength {
