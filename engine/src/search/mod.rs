@@ -499,19 +499,26 @@ impl Searcher {
                     // The move played is a helper's: show its line, so that the last
                     // line a GUI shows ends in the move it is sent.
                     let line = &helpers[chosen - 1].root_moves[0];
+                    let info = iterative::info(
+                        main,
+                        shared,
+                        main.completed_depth,
+                        1,
+                        0,
+                        ScoreBound::Exact,
+                    );
                     report(Report::Iteration(SearchInfo {
-                        depth: results[chosen].depth,
-                        seldepth: line.seldepth.max(results[chosen].depth as usize),
+                        // Helpers stop a few hundred nodes after the main thread: the
+                        // line reports no more than `go nodes` allowed, as every earlier
+                        // line did.
+                        nodes: limits.nodes.map_or(info.nodes, |n| info.nodes.min(n)),
+                        // The depth the search as a whole reached, so that depths
+                        // never go down from line to line.
+                        depth: info.depth.max(results[chosen].depth),
+                        seldepth: line.seldepth.max(info.seldepth),
                         score: results[chosen].score,
                         pv: line.pv.clone(),
-                        ..iterative::info(
-                            main,
-                            shared,
-                            main.completed_depth,
-                            1,
-                            0,
-                            ScoreBound::Exact,
-                        )
+                        ..info
                     }));
                 }
                 // The search as a whole reached the main thread's depth.
