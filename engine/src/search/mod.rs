@@ -512,16 +512,15 @@ impl Searcher {
                         // line reports no more than `go nodes` allowed, as every earlier
                         // line did.
                         nodes: limits.nodes.map_or(info.nodes, |n| info.nodes.min(n)),
-                        // The depth the search as a whole reached, so that depths
-                        // never go down from line to line.
-                        depth: info.depth.max(results[chosen].depth),
+                        // `depth` stays the main thread's, as on every other line: the
+                        // depth the search as a whole reached.
                         seldepth: line.seldepth.max(info.seldepth),
                         score: results[chosen].score,
                         pv: line.pv.clone(),
                         ..info
                     }));
                 }
-                // The search as a whole reached the main thread's depth.
+                // The result's depth, too, is the main thread's.
                 SearchResult {
                     depth: results[0].depth,
                     ..results.swap_remove(chosen)
