@@ -25,31 +25,31 @@ impl std::fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// What `make` saves so that `unmake` can restore the previous position exactly.
+/// One position on the board's stack, with what the search keeps beside it.
 #[derive(Clone)]
-struct Undo {
+struct State {
     pos: Chess,
-    key: u64,
-    ep_file: Option<File>,
-    plies_since_null: usize,
-}
-
-/// A chess position with an incremental Zobrist key and the history needed to detect
-/// repetitions. Moves are made with `make` and taken back with `unmake` (copy-make: the
-/// previous position is kept on a stack, so taking a move back is a pop).
-#[derive(Clone)]
-pub struct Board {
-    pos: Chess,
+    /// Zobrist key, equal to shakmaty's with `EnPassantMode::Legal`.
     key: u64,
     /// File of the en-passant square if (and only if) it is part of the key: shakmaty's
     /// `EnPassantMode::Legal` hashes it only when a legal en-passant capture exists.
     ep_file: Option<File>,
-    /// Keys of every earlier position, game history first, then the moves made by `make`.
-    keys: Vec<u64>,
     /// Moves made since the last null move (`usize::MAX` without one): a line through a
     /// null move is no game, so repetitions are not looked for across one.
     plies_since_null: usize,
-    undo: Vec<Undo>,
+}
+
+/// A chess position with an incremental Zobrist key and the history needed to detect
+/// repetitions. Moves are made with `make` and taken back with `unmake` (copy-make: each
+/// move copies the current position onto a stack and plays it there, so taking a move
+/// back is a pop).
+#[derive(Clone)]
+pub struct Board {
+    /// The positions made since the game position, which is first; never empty, the
+    /// last is the current position.
+    states: Vec<State>,
+    /// Keys of every earlier position, game history first, then the moves made by `make`.
+    keys: Vec<u64>,
 }
 
 impl std::fmt::Debug for Board {
@@ -122,18 +122,98 @@ fn accept(
     }
 }
 
+/// The key after the legal move `m` took `before` (keyed `key`, en-passant file `ep_file`
+/// in the key) to `after`, and the en-passant file the new key holds.
+fn key_after(
+    key: u64,
+    ep_file: Option<File>,
+    m: Move,
+    before: &Chess,
+    after: &Chess,
+) -> (u64, Option<File>) {
+    let us = before.turn();
+    let them = !us;
+    let mut key = key ^ turn_key();
+    if let Some(file) = ep_file {
+        key ^= ep_key(file);
+    }
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= piece_key(from, role, us);
+            key ^= piece_key(to, promotion.unwrap_or(role), us);
+            if let Some(captured) = capture {
+                key ^= piece_key(to, captured, them);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            key ^= piece_key(from, Role::Pawn, us);
+            key ^= piece_key(to, Role::Pawn, us);
+            let captured = Square::from_coords(to.file(), from.rank());
+            key ^= piece_key(captured, Role::Pawn, them);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            key ^= piece_key(king, Role::King, us);
+            key ^= piece_key(rook, Role::Rook, us);
+            key ^= piece_key(side.king_to(us), Role::King, us);
+            key ^= piece_key(side.rook_to(us), Role::Rook, us);
+        }
+        Move::Put { .. } => unreachable!("no drops in standard chess"),
+    }
+    // Most moves keep every castling right: one bitboard comparison settles those.
+    if before.castles().castling_rights() != after.castles().castling_rights() {
+        let before = castling_flags(before);
+        let now = castling_flags(after);
+        for (i, (color, side)) in FLAG_KEYS.into_iter().enumerate() {
+            if before[i] != now[i] {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    // Only a double pawn push can create an en-passant square, and only one beside an
+    // enemy pawn needs shakmaty's full legality check.
+    let ep_file = match m {
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            ..
+        } if from.rank().distance(to.rank()) == 2 => {
+            let passed = Square::new((u32::from(from) + u32::from(to)) / 2);
+            let capturers = after.board().pawns() & after.board().by_color(them);
+            if (attacks::pawn_attacks(us, passed) & capturers).any() {
+                after.legal_ep_square().map(|sq| sq.file())
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    if let Some(file) = ep_file {
+        key ^= ep_key(file);
+    }
+    (key, ep_file)
+}
+
 impl Board {
     /// Wraps a position; `history` holds the keys of the game's earlier positions (oldest first).
     pub fn from_position(pos: Chess, history: Vec<u64>) -> Self {
         let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let ep_file = pos.legal_ep_square().map(|sq| sq.file());
         Board {
-            pos,
-            key,
-            ep_file,
+            states: vec![State {
+                pos,
+                key,
+                ep_file,
+                plies_since_null: usize::MAX,
+            }],
             keys: history,
-            plies_since_null: usize::MAX,
-            undo: Vec::new(),
         }
     }
 
@@ -154,39 +234,39 @@ impl Board {
 
     /// The FEN of the current position (Shredder-style castling only in Chess960 mode).
     pub fn fen(&self) -> String {
-        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+        Fen::from_position(&self.top().pos, EnPassantMode::Legal).to_string()
     }
 
     /// The underlying shakmaty position.
     #[inline]
     pub fn pos(&self) -> &Chess {
-        &self.pos
+        &self.top().pos
     }
 
     /// The Zobrist key of the current position (equal to shakmaty's `zobrist_hash` with
     /// `EnPassantMode::Legal`).
     #[inline]
     pub fn key(&self) -> u64 {
-        self.key
+        self.top().key
     }
 
     #[inline]
     pub fn turn(&self) -> Color {
-        self.pos.turn()
+        self.top().pos.turn()
     }
 
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.pos.is_check()
+        self.top().pos.is_check()
     }
 
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
-        self.pos.legal_moves()
+        self.top().pos.legal_moves()
     }
 
     fn castling_mode(&self) -> CastlingMode {
-        self.pos.castles().mode()
+        self.top().pos.castles().mode()
     }
 
     /// Parses a move in UCI notation (`e2e4`, `e7e8q`; `e1h1` king-takes-rook in Chess960)
@@ -195,7 +275,7 @@ impl Board {
         let uci: UciMove = text
             .parse()
             .map_err(|_| BoardError(format!("unparsable move '{text}'")))?;
-        uci.to_move(&self.pos)
+        uci.to_move(&self.top().pos)
             .map_err(|_| BoardError(format!("illegal move '{text}' in {}", self.fen())))
     }
 
@@ -204,116 +284,60 @@ impl Board {
         m.to_uci(self.castling_mode()).to_string()
     }
 
-    /// The key after `m`, without making it. `m` must be legal.
-    fn key_after(&self, m: Move, after: &Chess) -> (u64, Option<File>) {
-        let us = self.pos.turn();
-        let them = !us;
-        let mut key = self.key ^ turn_key();
-        if let Some(file) = self.ep_file {
-            key ^= ep_key(file);
-        }
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                key ^= piece_key(from, role, us);
-                key ^= piece_key(to, promotion.unwrap_or(role), us);
-                if let Some(captured) = capture {
-                    key ^= piece_key(to, captured, them);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                key ^= piece_key(from, Role::Pawn, us);
-                key ^= piece_key(to, Role::Pawn, us);
-                let captured = Square::from_coords(to.file(), from.rank());
-                key ^= piece_key(captured, Role::Pawn, them);
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(king < rook);
-                key ^= piece_key(king, Role::King, us);
-                key ^= piece_key(rook, Role::Rook, us);
-                key ^= piece_key(side.king_to(us), Role::King, us);
-                key ^= piece_key(side.rook_to(us), Role::Rook, us);
-            }
-            Move::Put { .. } => unreachable!("no drops in standard chess"),
-        }
-        let before = castling_flags(&self.pos);
-        let now = castling_flags(after);
-        for (i, (color, side)) in FLAG_KEYS.into_iter().enumerate() {
-            if before[i] != now[i] {
-                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
-            }
-        }
-        // Only a double pawn push can create an en-passant square.
-        let double_push = matches!(m, Move::Normal { role: Role::Pawn, from, to, .. }
-            if from.rank().distance(to.rank()) == 2);
-        let ep_file = if double_push {
-            after.legal_ep_square().map(|sq| sq.file())
-        } else {
-            None
-        };
-        if let Some(file) = ep_file {
-            key ^= ep_key(file);
-        }
-        (key, ep_file)
-    }
-
-    /// Makes a legal move.
+    /// Makes a legal move: the current position is copied onto the stack and played there.
     pub fn make(&mut self, m: Move) {
-        let mut after = self.pos.clone();
-        after.play_unchecked(m);
-        let (key, ep_file) = self.key_after(m, &after);
-        self.push(after, key, ep_file, self.plies_since_null.saturating_add(1));
-    }
-
-    /// Makes `after` (with its key and en-passant file) the current position, saving
-    /// the current one for `unmake`.
-    fn push(&mut self, after: Chess, key: u64, ep_file: Option<File>, plies_since_null: usize) {
-        let before = std::mem::replace(&mut self.pos, after);
-        self.undo.push(Undo {
-            pos: before,
-            key: self.key,
-            ep_file: self.ep_file,
-            plies_since_null: self.plies_since_null,
-        });
-        self.keys.push(self.key);
-        self.key = key;
-        self.ep_file = ep_file;
-        self.plies_since_null = plies_since_null;
+        let len = self.states.len();
+        self.states.extend_from_within(len - 1..);
+        let (parents, child) = self.states.split_at_mut(len);
+        let (before, after) = (&parents[len - 1], &mut child[0]);
+        after.pos.play_unchecked(m);
+        (after.key, after.ep_file) =
+            key_after(before.key, before.ep_file, m, &before.pos, &after.pos);
+        after.plies_since_null = before.plies_since_null.saturating_add(1);
+        self.keys.push(before.key);
     }
 
     /// Passes the move to the opponent. Must not be called in check.
     pub fn make_null(&mut self) {
-        let after = accept(
-            self.pos.clone().swap_turn(),
+        let top = self.top();
+        let pos = accept(
+            top.pos.clone().swap_turn(),
             PositionErrorKinds::IMPOSSIBLE_CHECK,
         )
         .expect("a null move is only made when the side to move is not in check");
-        let mut key = self.key ^ turn_key();
-        if let Some(file) = self.ep_file {
+        let mut key = top.key ^ turn_key();
+        if let Some(file) = top.ep_file {
             key ^= ep_key(file);
         }
-        self.push(after, key, None, 0);
+        self.keys.push(top.key);
+        self.states.push(State {
+            pos,
+            key,
+            ep_file: None,
+            plies_since_null: 0,
+        });
     }
 
     /// Takes back the last `make` or `make_null`.
     pub fn unmake(&mut self) {
-        let undo = self.undo.pop().expect("unmake without make");
+        assert!(self.states.len() > 1, "unmake without make");
+        self.states.pop();
         self.keys.pop();
-        self.pos = undo.pos;
-        self.key = undo.key;
-        self.ep_file = undo.ep_file;
-        self.plies_since_null = undo.plies_since_null;
     }
 
-    /// Forgets the undo stack, keeping the key history: the current position becomes a
-    /// new game position (used after `position … moves …`).
+    /// Forgets the positions made so far, keeping the key history: the current position
+    /// becomes a new game position (used after `position … moves …`).
     pub fn commit(&mut self) {
-        self.undo.clear();
+        let current = self.states.len() - 1;
+        self.states.drain(..current);
+    }
+
+    /// The current position and what is kept beside it.
+    #[inline]
+    fn top(&self) -> &State {
+        self.states
+            .last()
+            .expect("the board always holds its current position")
     }
 
     /// True if the current position repeats an earlier one in a way the search scores as
@@ -321,15 +345,15 @@ impl Board {
     /// twice in the game before the root (threefold repetition). Positions before a
     /// null move do not count.
     pub fn is_repetition(&self, plies_from_root: usize) -> bool {
-        let reversible = (self.pos.halfmoves() as usize)
+        let reversible = (self.top().pos.halfmoves() as usize)
             .min(self.keys.len())
-            .min(self.plies_since_null);
+            .min(self.top().plies_since_null);
         let mut seen_before_root = 0;
         // Same side to move: every second earlier position, back to the last irreversible move.
         let mut back = 2;
         while back <= reversible {
             let idx = self.keys.len() - back;
-            if self.keys[idx] == self.key {
+            if self.keys[idx] == self.top().key {
                 if back <= plies_from_root {
                     return true;
                 }
@@ -347,19 +371,19 @@ impl Board {
     /// callers check for mate first when in check).
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.pos.halfmoves() >= 100
+        self.top().pos.halfmoves() >= 100
     }
 
     /// Neither side can possibly checkmate.
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {
-        self.pos.is_insufficient_material()
+        self.top().pos.is_insufficient_material()
     }
 
     /// True if the side to move has only king and pawns (null move is unsafe there:
     /// zugzwang is common).
     pub fn only_pawns_and_king(&self) -> bool {
-        let b = self.pos.board();
+        let b = self.top().pos.board();
         let ours = b.by_color(self.turn());
         (ours & !(b.pawns() | b.kings())).is_empty()
     }
@@ -383,7 +407,7 @@ impl Board {
             0 => None,
             r => Some(Role::try_from(r).ok()?),
         };
-        let board = self.pos.board();
+        let board = self.top().pos.board();
         let us = self.turn();
         let piece = board.piece_at(from).filter(|p| p.color == us)?;
         let target = board.piece_at(to);
@@ -403,13 +427,13 @@ impl Board {
                 promotion,
             }
         };
-        self.pos.is_legal(m).then_some(m)
+        self.top().pos.is_legal(m).then_some(m)
     }
 
     /// The [`pawn_key`] of this position.
     #[inline]
     pub fn pawn_key(&self) -> u64 {
-        pawn_key(self.pos.board())
+        pawn_key(self.top().pos.board())
     }
 
     /// True if the legal move `m` checks the opponent's king, directly or by uncovering a
@@ -425,12 +449,12 @@ impl Board {
             ..
         } = m
         else {
-            let mut after = self.pos.clone();
+            let mut after = self.top().pos.clone();
             after.play_unchecked(m);
             return after.is_check();
         };
-        let b = self.pos.board();
-        let us = self.pos.turn();
+        let b = self.top().pos.board();
+        let us = self.top().pos.turn();
         let Some(king) = b.king_of(!us) else {
             return false;
         };
@@ -447,7 +471,10 @@ impl Board {
 
     /// The Zobrist key recomputed from scratch (for tests of the incremental update).
     pub fn full_key(&self) -> u64 {
-        self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+        self.top()
+            .pos
+            .zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
+            .0
     }
 }
 
