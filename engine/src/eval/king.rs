@@ -1,5 +1,6 @@
-//! King safety: the pawn shield in front of the king, and king danger from the enemy
-//! pieces attacking the squares around it; also the king's distance to the pawns.
+//! King safety: the king's shelter (the pawn shield in front of it, storming enemy pawns,
+//! and its distance to the pawns), and king danger from the enemy pieces attacking the
+//! squares around it.
 //!
 //! King danger is the evaluation's one nonlinear term: attack units (a weight per
 //! attacking role times the king-zone squares that role attacks, and a weight per role
@@ -97,16 +98,11 @@ fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
     }
 }
 
-/// Pawn shield and king danger for `color`'s king; `attack` is what the enemy pieces do
-/// to its zone, `attacks` the squares each side attacks (indexed by colour).
+/// The pawns around `color`'s king: its shield and open files, enemy pawns storming the
+/// shield files, and (for the endgame) its distance to the nearest pawn. Depends on the
+/// pawns and the king's square alone, so that [`super::PawnTable`] can keep it.
 #[inline(always)]
-pub(super) fn king_safety<T: Tracer>(
-    ctx: &Ctx,
-    color: Color,
-    mut attack: KingAttack,
-    attacks: &[Attacks; 2],
-    acc: &mut Acc<T>,
-) {
+pub(super) fn king_shelter<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) {
     let Some(king) = ctx.kings[color as usize] else {
         return;
     };
@@ -143,6 +139,21 @@ pub(super) fn king_safety<T: Tracer>(
     {
         acc.add(features::KING_PAWN_DISTANCE + distance, color, 1);
     }
+}
+
+/// King danger for `color`'s king; `attack` is what the enemy pieces do to its zone,
+/// `attacks` the squares each side attacks (indexed by colour).
+#[inline(always)]
+pub(super) fn king_danger<T: Tracer>(
+    ctx: &Ctx,
+    color: Color,
+    mut attack: KingAttack,
+    attacks: &[Attacks; 2],
+    acc: &mut Acc<T>,
+) {
+    let Some(king) = ctx.kings[color as usize] else {
+        return;
+    };
 
     // Safe checks: squares from which an enemy piece could check the king, that such a
     // piece attacks, and that no defender covers.

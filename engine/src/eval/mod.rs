@@ -582,7 +582,10 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
     let mut attacks = [pieces::Attacks::default(); 2];
     let passed = match pawn_table {
         Some(table) => table.structure(&ctx, crate::board::pawn_key(board), &mut acc.total),
-        None => [Color::Black, Color::White].map(|c| pawns::pawn_structure(&ctx, c, &mut acc)),
+        None => [Color::Black, Color::White].map(|c| {
+            king::king_shelter(&ctx, c, &mut acc);
+            pawns::pawn_structure(&ctx, c, &mut acc)
+        }),
     };
 
     for color in [Color::White, Color::Black] {
@@ -594,7 +597,7 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
         pieces::minors_behind_pawns(board, &ctx, color, &mut acc);
     }
     for color in [Color::White, Color::Black] {
-        king::king_safety(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
+        king::king_danger(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
         threats::threats(board, &ctx, color, &attacks, &mut acc);
         pawns::passed_pawns(&ctx, color, passed[color as usize], &attacks, &mut acc);
     }

@@ -1,9 +1,10 @@
 //! Pawn structure: doubled, isolated, backward and passed pawns, and passed pawns whose
 //! way to promotion is free, near the kings or safe; and the table that keeps what depends
-//! on the pawns alone.
+//! on the pawns alone (and the kings' shelter, which depends on the pawns and one square).
 
-use shakmaty::{Bitboard, Color};
+use shakmaty::{Bitboard, Color, Square};
 
+use super::king::king_shelter;
 use super::pieces::Attacks;
 use super::{
     Acc, Ctx, NoTrace, Score, Tracer, adjacent_files_mask, features, file_mask, forward,
@@ -137,22 +138,25 @@ pub(super) fn passed_pawns<T: Tracer>(
     }
 }
 
-/// The pawn table has 2^BITS entries (40 bytes each), indexed by the pawn key's top bits.
+/// The pawn table has 2^BITS entries (64 bytes each), indexed by the pawn key's top bits.
 const PAWN_TABLE_BITS: u32 = 13;
 
-/// What [`pawn_structure`] found for one pawn structure.
+/// What [`pawn_structure`] found for one pawn structure, and [`king_shelter`] for the
+/// last king squares seen with it.
 #[derive(Clone, Copy, Default)]
 struct PawnEntry {
     key: u64,
     /// `[color as usize]`
     score: [Score; 2],
     passed: [Bitboard; 2],
+    /// `[color as usize]`: the king's square and its shelter there.
+    shelter: [Option<(Square, Score)>; 2],
 }
 
-/// A per-thread cache of the pawn-structure terms, keyed by the pawn key
-/// ([`crate::board::pawn_key`]). Pawns move seldom, so most evaluations of a search find
-/// their structure here. An empty entry (key 0) is right as it stands: key 0 is the board
-/// without pawns, which scores nothing and has no passed pawns.
+/// A per-thread cache of the pawn-structure terms and the kings' shelter, keyed by the
+/// pawn key ([`crate::board::pawn_key`]). Pawns move seldom and kings stay put, so most
+/// evaluations of a search find both here. An empty entry (key 0) is right as it stands:
+/// key 0 is the board without pawns, which scores nothing and has no passed pawns.
 pub struct PawnTable {
     entries: Box<[PawnEntry]>,
 }
@@ -166,8 +170,9 @@ impl Default for PawnTable {
 }
 
 impl PawnTable {
-    /// Adds the pawn-structure terms of `key`'s structure to `total` and returns both
-    /// colours' passed pawns, counting them first if the table does not hold them.
+    /// Adds the pawn-structure terms of `key`'s structure and both kings' shelter to
+    /// `total` and returns both colours' passed pawns, counting what the table does not
+    /// hold first.
     #[inline(always)]
     pub(super) fn structure(
         &mut self,
@@ -186,10 +191,29 @@ impl PawnTable {
                 key,
                 score: acc.total,
                 passed,
+                shelter: [None; 2],
             };
         }
-        total[0] += entry.score[0];
-        total[1] += entry.score[1];
+        for color in [Color::Black, Color::White] {
+            let c = color as usize;
+            total[c] += entry.score[c];
+            let Some(king) = ctx.kings[c] else {
+                continue;
+            };
+            let shelter = match entry.shelter[c] {
+                Some((square, shelter)) if square == king => shelter,
+                _ => {
+                    let mut acc = Acc {
+                        total: [Score::ZERO; 2],
+                        tracer: &mut NoTrace,
+                    };
+                    king_shelter(ctx, color, &mut acc);
+                    entry.shelter[c] = Some((king, acc.total[c]));
+                    acc.total[c]
+                }
+            };
+            total[c] += shelter;
+        }
         entry.passed
     }
 }
