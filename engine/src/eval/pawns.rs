@@ -138,6 +138,17 @@ pub(super) fn passed_pawns<T: Tracer>(
     }
 }
 
+/// What `count` adds up, per colour, without a trace.
+#[inline(always)]
+fn untraced(count: impl FnOnce(&mut Acc<NoTrace>)) -> [Score; 2] {
+    let mut acc = Acc {
+        total: [Score::ZERO; 2],
+        tracer: &mut NoTrace,
+    };
+    count(&mut acc);
+    acc.total
+}
+
 /// The pawn table has 2^BITS entries (64 bytes each), indexed by the pawn key's top bits.
 const PAWN_TABLE_BITS: u32 = 13;
 
@@ -182,14 +193,13 @@ impl PawnTable {
     ) -> [Bitboard; 2] {
         let entry = &mut self.entries[(key >> (64 - PAWN_TABLE_BITS)) as usize];
         if entry.key != key {
-            let mut acc = Acc {
-                total: [Score::ZERO; 2],
-                tracer: &mut NoTrace,
-            };
-            let passed = [Color::Black, Color::White].map(|c| pawn_structure(ctx, c, &mut acc));
+            let mut passed = [Bitboard::EMPTY; 2];
+            let score = untraced(|acc| {
+                passed = [Color::Black, Color::White].map(|c| pawn_structure(ctx, c, acc));
+            });
             *entry = PawnEntry {
                 key,
-                score: acc.total,
+                score,
                 passed,
                 shelter: [None; 2],
             };
@@ -203,13 +213,9 @@ impl PawnTable {
             let shelter = match entry.shelter[c] {
                 Some((square, shelter)) if square == king => shelter,
                 _ => {
-                    let mut acc = Acc {
-                        total: [Score::ZERO; 2],
-                        tracer: &mut NoTrace,
-                    };
-                    king_shelter(ctx, color, &mut acc);
-                    entry.shelter[c] = Some((king, acc.total[c]));
-                    acc.total[c]
+                    let shelter = untraced(|acc| king_shelter(ctx, color, acc))[c];
+                    entry.shelter[c] = Some((king, shelter));
+                    shelter
                 }
             };
             total[c] += shelter;
