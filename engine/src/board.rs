@@ -122,16 +122,10 @@ fn accept(
     }
 }
 
-/// The key after the legal move `m` took `before` (keyed `key`, en-passant file `ep_file`
-/// in the key) to `after`, and the en-passant file the new key holds.
-fn key_after(
-    key: u64,
-    ep_file: Option<File>,
-    m: Move,
-    before: &Chess,
-    after: &Chess,
-) -> (u64, Option<File>) {
-    let us = before.turn();
+/// The key after `us` played `m` from a position keyed `key` (en-passant file `ep_file`
+/// in the key), counting the side to move, the old en-passant file and the pieces moved,
+/// but neither lost castling rights nor a new en-passant file.
+fn key_after_pieces(key: u64, ep_file: Option<File>, m: Move, us: Color) -> u64 {
     let them = !us;
     let mut key = key ^ turn_key();
     if let Some(file) = ep_file {
@@ -166,6 +160,21 @@ fn key_after(
         }
         Move::Put { .. } => unreachable!("no drops in standard chess"),
     }
+    key
+}
+
+/// The key after the legal move `m` took `before` (keyed `key`, en-passant file `ep_file`
+/// in the key) to `after`, and the en-passant file the new key holds.
+fn key_after(
+    key: u64,
+    ep_file: Option<File>,
+    m: Move,
+    before: &Chess,
+    after: &Chess,
+) -> (u64, Option<File>) {
+    let us = before.turn();
+    let them = !us;
+    let mut key = key_after_pieces(key, ep_file, m, us);
     // Most moves keep every castling right: one bitboard comparison settles those.
     if before.castles().castling_rights() != after.castles().castling_rights() {
         let before = castling_flags(before);
@@ -295,6 +304,15 @@ impl Board {
             key_after(before.key, before.ep_file, m, &before.pos, &after.pos);
         after.plies_since_null = before.plies_since_null.saturating_add(1);
         self.keys.push(before.key);
+    }
+
+    /// The key of the position after the legal move `m`, except when `m` takes away a
+    /// castling right or allows an en-passant capture: exact for most moves and cheap, so
+    /// that the child's table entry can be fetched before the move is made.
+    #[inline]
+    pub fn key_after_hint(&self, m: Move) -> u64 {
+        let top = self.top();
+        key_after_pieces(top.key, top.ep_file, m, top.pos.turn())
     }
 
     /// Passes the move to the opponent. Must not be called in check.

@@ -315,6 +315,7 @@ pub(super) fn alphabeta<const PV: bool>(
         if Some(m) == excluded {
             continue;
         }
+        shared.tt.prefetch(td.board.key_after_hint(m));
         let quiet = is_quiet(m);
 
         // Step 12. Shallow pruning of late moves, once a line that avoids a lost outcome exists.
@@ -402,7 +403,6 @@ pub(super) fn alphabeta<const PV: bool>(
 
         td.set_move(ply, Some(m));
         td.board.make(m);
-        shared.tt.prefetch(td.board.key());
         let gives_check = td.board.in_check();
         if extension == 0 && gives_check {
             extension = 1;

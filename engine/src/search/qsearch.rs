@@ -79,6 +79,7 @@ pub(super) fn qsearch<const PV: bool>(
     // ranked by butterfly history alone.
     let continuations = [None; 2];
     while let Some((m, _)) = picker.next(&td.board, &td.history, &continuations) {
+        shared.tt.prefetch(td.board.key_after_hint(m));
         if let Some(eval) = static_eval {
             // Delta pruning: even winning the captured piece leaves us below α.
             let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
@@ -91,7 +92,6 @@ pub(super) fn qsearch<const PV: bool>(
             }
         }
         td.board.make(m);
-        shared.tt.prefetch(td.board.key());
         let score = -qsearch::<PV>(td, shared, -beta, -alpha, ply + 1);
         td.board.unmake();
         if td.stopped {
