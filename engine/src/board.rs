@@ -487,12 +487,90 @@ impl Board {
         ((diagonal | straight) & ours).any()
     }
 
+    /// What [`CheckInfo::gives_check`] needs to test many moves of this position for
+    /// check (`None` without an enemy king: nothing gives check then).
+    pub fn check_info(&self) -> Option<CheckInfo> {
+        let b = self.top().pos.board();
+        let us = self.turn();
+        let king = b.king_of(!us)?;
+        let occupied = b.occupied();
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let snipers = b.by_color(us)
+            & (attacks::bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()
+                | attacks::rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens());
+        Some(CheckInfo {
+            squares: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+            discoverers: line_blockers(b, king, snipers) & b.by_color(us),
+            king,
+        })
+    }
+
     /// The Zobrist key recomputed from scratch (for tests of the incremental update).
     pub fn full_key(&self) -> u64 {
         self.top()
             .pos
             .zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
             .0
+    }
+}
+
+/// The pieces (of either colour) that alone stand between `king` and one of `snipers`,
+/// sliders that would attack it along their line if it were empty: the pieces pinned
+/// to the king, or that uncover a check when they leave the line.
+pub fn line_blockers(board: &shakmaty::Board, king: Square, snipers: Bitboard) -> Bitboard {
+    let mut blockers = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            blockers |= between;
+        }
+    }
+    blockers
+}
+
+/// Which moves of one position give check, found from a few bitboards computed once
+/// ([`Board::check_info`]): the search tests every quiet move left at a node that prunes
+/// all quiets but checks.
+pub struct CheckInfo {
+    /// `[role as usize - 1]`: the squares from which a piece of that role attacks the
+    /// enemy king, through the pieces on the board now.
+    squares: [Bitboard; 6],
+    /// The mover's pieces that alone block a line from one of its sliders to the enemy
+    /// king: moving off that line uncovers a check.
+    discoverers: Bitboard,
+    king: Square,
+}
+
+impl CheckInfo {
+    /// Equal to [`Board::gives_check`] for every legal move of the position it was made
+    /// for. A move that neither promotes nor castles nor captures en passant leaves the
+    /// lines through the enemy king as they were, but for its own square: the piece on
+    /// `from` cannot itself have blocked its path to the king from `to` (it would have
+    /// checked already), so the attack sets of the position as it stands decide a direct
+    /// check. The other moves are made on a copy by `Board::gives_check`.
+    #[inline]
+    pub fn gives_check(&self, board: &Board, m: Move) -> bool {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.squares[role as usize - 1].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, self.king))
+            }
+            _ => board.gives_check(m),
+        }
     }
 }
 
@@ -515,7 +593,7 @@ mod tests {
         board.make(m);
     }
 
-    /// `gives_check` agrees with making the move, for every move of a walk two plies deep
+    /// `gives_check` and `CheckInfo` agree with making the move, for every move of a walk two plies deep
     /// from positions full of checks, pins, promotions, castling and en passant.
     #[test]
     fn gives_check_matches_making_the_move() {
@@ -530,6 +608,14 @@ mod tests {
                     board.gives_check(m),
                     expected,
                     "{} in {}",
+                    board.uci(m),
+                    board.fen()
+                );
+                let info = board.check_info().expect("both kings on the board");
+                assert_eq!(
+                    info.gives_check(board, m),
+                    expected,
+                    "check info: {} in {}",
                     board.uci(m),
                     board.fen()
                 );
@@ -550,11 +636,14 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
             "4k3/8/8/8/8/8/1p6/R3K2R b KQ - 0 1",
+            // Discovered checks: knight moves off the e-file; exd6 and not e6.
+            "4k3/8/4N3/8/4R3/8/8/4K3 w - - 0 1",
+            "4k3/8/3p4/4P3/8/8/8/4RK2 w - - 0 1",
         ] {
             let mut board = Board::from_fen(fen, false).unwrap();
             walk(&mut board, 2, &mut checked);
         }
-        assert_eq!(checked, 4829);
+        assert_eq!(checked, 5021);
     }
 
     #[test]

@@ -8,22 +8,16 @@
 
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role, Square, attacks};
 
+use crate::board::line_blockers;
+
 /// Pieces of the side to move that shield their own king from an enemy slider: they may
 /// move only along the line between the two.
 fn pinned(pos: &Chess, king: Square) -> Bitboard {
     let board = pos.board();
-    let them = pos.them();
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
         | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
-        & them;
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers {
-        let between = attacks::between(king, sniper) & board.occupied();
-        if !between.more_than_one() {
-            pinned |= between;
-        }
-    }
-    pinned & pos.us()
+        & pos.them();
+    line_blockers(board, king, snipers) & pos.us()
 }
 
 /// Every legal capture (en passant and capturing promotions to any piece included) and

@@ -205,9 +205,13 @@ impl MovePicker {
         if self.phase != Phase::Quiets {
             return;
         }
+        let Some(checks) = board.check_info() else {
+            self.moves.truncate(self.next);
+            return;
+        };
         let mut end = self.next;
         for i in self.next..self.moves.len() {
-            if board.gives_check(self.moves[i]) {
+            if checks.gives_check(board, self.moves[i]) {
                 self.moves[end] = self.moves[i];
                 self.scores[end] = self.scores[i];
                 end += 1;
@@ -218,13 +222,12 @@ impl MovePicker {
 
     /// Swaps the best-scored move of `self.next..end` to `self.next` and returns its
     /// index. Selection, not sorting: a cutoff usually comes before the list is done.
+    /// The highest score is found first (a loop the compiler vectorizes), then the first
+    /// move that has it.
     fn select_best(&mut self, end: usize) -> usize {
-        let mut best = self.next;
-        for i in self.next + 1..end {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        let scores = &self.scores[self.next..end];
+        let top = scores.iter().copied().fold(i32::MIN, i32::max);
+        let best = self.next + scores.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next

@@ -36,7 +36,18 @@ fn least_valuable(pos: &Chess, attackers: Bitboard, side: Color) -> Option<(Squa
 /// True if `m` wins at least `threshold` centipawns after the best sequence of
 /// recaptures on its target square (either side may stop capturing when it pleases):
 /// the full [`see`] value compared with the threshold. Castling counts as neutral.
+///
+/// Two bounds settle most calls without the exchange: the move's own gain is the most it
+/// can win (the opponent may decline to recapture), and its gain less the piece it puts
+/// on the square is the least (after one recapture the mover may stop).
 pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
+    let gain = gain(m);
+    if gain < threshold {
+        return false;
+    }
+    if gain - see_value(m.promotion().unwrap_or(m.role())) >= threshold {
+        return true;
+    }
     see(pos, m) >= threshold
 }
 
