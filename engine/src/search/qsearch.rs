@@ -70,10 +70,7 @@ pub(super) fn qsearch<const PV: bool>(
         best_score = eval;
     }
 
-    let mut picker = MovePicker::noisy(board, &td.history);
-    if in_check && picker.is_empty() {
-        return mated_in(ply);
-    }
+    let mut picker = MovePicker::noisy();
     let mut best_move = None;
     // Quiescence does not record its moves on the search stack, so quiet evasions are
     // ranked by butterfly history alone.
@@ -112,6 +109,10 @@ pub(super) fn qsearch<const PV: bool>(
         }
     }
 
+    // In check nothing is pruned: no move searched means no legal move.
+    if in_check && picker.is_empty() {
+        return mated_in(ply);
+    }
     let bound = Bound::of_result(best_score, beta, best_move.is_some());
     shared.tt.store(
         key,
