@@ -171,6 +171,6 @@ pub(super) fn king_danger<T: Tracer>(
         attack.inputs[SAFE_CHECKS + i] += (squares & enemy.by_role[i] & safe).count() as i32;
     }
 
-    acc.total[color as usize] += danger(attack, &weights::KING_ATTACK_WEIGHT);
+    acc.add_score(color, danger(attack, &weights::KING_ATTACK_WEIGHT));
     acc.tracer.king_attack(color, attack);
 }

@@ -225,10 +225,14 @@ impl Tracer for NoTrace {
     fn phase(&mut self, _: i32, _: Color) {}
 }
 
-/// Per-colour running totals plus the tracer. Every feature goes through [`Acc::add`],
-/// so the totals and the trace cannot disagree about a count.
+/// The running total plus the tracer. Every feature goes through [`Acc::add`], so the
+/// total and the trace cannot disagree about a count.
+///
+/// The total is White's minus Black's, one pair the compiler keeps in registers: with a
+/// pair per colour, indexed by a colour known only at run time, every term was a
+/// read-modify-write of memory, each waiting on the one before.
 struct Acc<'a, T: Tracer> {
-    total: [Score; 2],
+    net: Score,
     tracer: &'a mut T,
 }
 
@@ -236,8 +240,15 @@ impl<T: Tracer> Acc<'_, T> {
     /// `n` occurrences of `feature` for `color`.
     #[inline(always)]
     fn add(&mut self, feature: usize, color: Color, n: i32) {
-        self.total[color as usize] += features::WEIGHTS[feature].times(n);
+        self.add_score(color, features::WEIGHTS[feature].times(n));
         self.tracer.count(feature, color, n);
+    }
+
+    /// A score for `color` that is not one feature's (the nonlinear king danger, terms
+    /// replayed from the pawn table).
+    #[inline(always)]
+    fn add_score(&mut self, color: Color, score: Score) {
+        self.net += if color.is_white() { score } else { -score };
     }
 }
 
@@ -574,14 +585,14 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
     };
 
     let mut acc = Acc {
-        total: [Score::ZERO; 2],
+        net: Score::ZERO,
         tracer,
     };
     // king_attack[c] = attacks on c's king zone; attacks[c] = squares c attacks.
     let mut king_attack = [KingAttack::default(); 2];
     let mut attacks = [pieces::Attacks::default(); 2];
     let passed = match pawn_table {
-        Some(table) => table.structure(&ctx, crate::board::pawn_key(board), &mut acc.total),
+        Some(table) => table.structure(&ctx, crate::board::pawn_key(board), &mut acc.net),
         None => [Color::Black, Color::White].map(|c| {
             king::king_shelter(&ctx, c, &mut acc);
             pawns::pawn_structure(&ctx, c, &mut acc)
@@ -610,7 +621,7 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
         .min(MAX_PHASE);
     acc.tracer.phase(phase, turn);
 
-    let net = acc.total[Color::White as usize] - acc.total[Color::Black as usize];
+    let net = acc.net;
     let scale = scaling::scale(board, net.endgame_favours());
     from_white_view(net.taper(phase, scale), turn)
 }

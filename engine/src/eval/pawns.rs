@@ -138,15 +138,15 @@ pub(super) fn passed_pawns<T: Tracer>(
     }
 }
 
-/// What `count` adds up, per colour, without a trace.
+/// What `count` adds up (White's minus Black's), without a trace.
 #[inline(always)]
-fn untraced(count: impl FnOnce(&mut Acc<NoTrace>)) -> [Score; 2] {
+fn untraced(count: impl FnOnce(&mut Acc<NoTrace>)) -> Score {
     let mut acc = Acc {
-        total: [Score::ZERO; 2],
+        net: Score::ZERO,
         tracer: &mut NoTrace,
     };
     count(&mut acc);
-    acc.total
+    acc.net
 }
 
 /// The pawn table has 2^BITS entries (64 bytes each), indexed by the pawn key's top bits.
@@ -157,10 +157,11 @@ const PAWN_TABLE_BITS: u32 = 13;
 #[derive(Clone, Copy, Default)]
 struct PawnEntry {
     key: u64,
-    /// `[color as usize]`
-    score: [Score; 2],
+    /// White's minus Black's.
+    score: Score,
     passed: [Bitboard; 2],
-    /// `[color as usize]`: the king's square and its shelter there.
+    /// `[color as usize]`: the king's square and its shelter there (negated for Black,
+    /// as it counts in White's minus Black's).
     shelter: [Option<(Square, Score)>; 2],
 }
 
@@ -182,15 +183,10 @@ impl Default for PawnTable {
 
 impl PawnTable {
     /// Adds the pawn-structure terms of `key`'s structure and both kings' shelter to
-    /// `total` and returns both colours' passed pawns, counting what the table does not
-    /// hold first.
+    /// `net` (White's minus Black's) and returns both colours' passed pawns, counting
+    /// what the table does not hold first.
     #[inline(always)]
-    pub(super) fn structure(
-        &mut self,
-        ctx: &Ctx,
-        key: u64,
-        total: &mut [Score; 2],
-    ) -> [Bitboard; 2] {
+    pub(super) fn structure(&mut self, ctx: &Ctx, key: u64, net: &mut Score) -> [Bitboard; 2] {
         let entry = &mut self.entries[(key >> (64 - PAWN_TABLE_BITS)) as usize];
         if entry.key != key {
             let mut passed = [Bitboard::EMPTY; 2];
@@ -206,20 +202,20 @@ impl PawnTable {
         }
         for color in [Color::Black, Color::White] {
             let c = color as usize;
-            total[c] += entry.score[c];
             let Some(king) = ctx.kings[c] else {
                 continue;
             };
             let shelter = match entry.shelter[c] {
                 Some((square, shelter)) if square == king => shelter,
                 _ => {
-                    let shelter = untraced(|acc| king_shelter(ctx, color, acc))[c];
+                    let shelter = untraced(|acc| king_shelter(ctx, color, acc));
                     entry.shelter[c] = Some((king, shelter));
                     shelter
                 }
             };
-            total[c] += shelter;
+            *net += shelter;
         }
+        *net += entry.score;
         entry.passed
     }
 }
