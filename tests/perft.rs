@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use cutoff_engine::board::Board;
 use cutoff_engine::perft::{divide, perft};
 use rayon::prelude::*;
+use shakmaty::{Position, Role};
 use suites::{full, public};
 
 fn suite(path: &Path) -> Vec<(String, Vec<(u32, u64)>)> {
@@ -104,7 +105,17 @@ fn check_keys(board: &mut Board, depth: u32) -> u64 {
     }
     let mut nodes = 0;
     for m in board.legal_moves() {
+        let hint = board.key_after_hint(m);
+        let rights = board.pos().castles().castling_rights();
+        let double_push = m.role() == Role::Pawn
+            && m.from()
+                .is_some_and(|from| from.rank().distance(m.to().rank()) == 2);
         board.make(m);
+        // The hint is the key itself unless the move takes a castling right or may
+        // allow an en-passant capture.
+        if rights == board.pos().castles().castling_rights() && !double_push {
+            assert_eq!(hint, board.key(), "key hint for {m} in {}", board.fen());
+        }
         nodes += check_keys(board, depth - 1);
         board.unmake();
     }
