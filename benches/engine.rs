@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use cutoff_engine::bench::POSITIONS;
 use cutoff_engine::board::Board;
-use cutoff_engine::eval::evaluate;
+use cutoff_engine::eval::{PawnTable, evaluate, evaluate_cached};
 use cutoff_engine::limits::Limits;
 use cutoff_engine::search::{SearchOptions, Searcher};
 use cutoff_engine::see::see_ge;
@@ -25,6 +25,17 @@ fn eval_bench(c: &mut Criterion) {
             boards
                 .iter()
                 .map(|bd| evaluate(black_box(bd.pos())))
+                .sum::<i32>()
+        })
+    });
+    // As the search calls it: the pawn structures are in the pawn table after the
+    // first pass.
+    let mut pawn_table = PawnTable::default();
+    c.bench_function("eval/bench-positions-pawn-table", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|bd| evaluate_cached(black_box(bd.pos()), &mut pawn_table))
                 .sum::<i32>()
         })
     });

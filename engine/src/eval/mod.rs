@@ -530,6 +530,16 @@ const fn forward(color: Color) -> i32 {
     if color.is_white() { 8 } else { -8 }
 }
 
+/// `[f(Black), f(White)]`, indexed by `Color as usize`. With `f` marked
+/// `#[inline(always)]` it is compiled as two copies, each for a colour known when
+/// compiled: the colour tests and the arrays indexed by colour inside cost nothing then.
+/// (A loop over the two colours left them to run time: the evaluation took a third
+/// longer, `cargo bench --bench engine -- eval`.)
+#[inline(always)]
+fn per_color<T>(mut f: impl FnMut(Color) -> T) -> [T; 2] {
+    [f(Color::Black), f(Color::White)]
+}
+
 /// All squares attacked by the pawns of `color` in `pawns`.
 #[inline(always)]
 fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
@@ -593,25 +603,34 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
     let mut attacks = [pieces::Attacks::default(); 2];
     let passed = match pawn_table {
         Some(table) => table.structure(&ctx, crate::board::pawn_key(board), &mut acc.net),
-        None => [Color::Black, Color::White].map(|c| {
-            king::king_shelter(&ctx, c, &mut acc);
-            pawns::pawn_structure(&ctx, c, &mut acc)
-        }),
+        None => per_color(
+            #[inline(always)]
+            |c| {
+                king::king_shelter(&ctx, c, &mut acc);
+                pawns::pawn_structure(&ctx, c, &mut acc)
+            },
+        ),
     };
 
-    for color in [Color::White, Color::Black] {
-        material::material_pst(board, color, &mut acc);
-        let (attack, by_pieces) = pieces::pieces(board, &ctx, color, &mut acc);
-        king_attack[(!color) as usize] = attack;
-        attacks[color as usize] = by_pieces;
-        pieces::bishop_pair(board, &ctx, color, &mut acc);
-        pieces::minors_behind_pawns(board, &ctx, color, &mut acc);
-    }
-    for color in [Color::White, Color::Black] {
-        king::king_danger(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
-        threats::threats(board, &ctx, color, &attacks, &mut acc);
-        pawns::passed_pawns(&ctx, color, passed[color as usize], &attacks, &mut acc);
-    }
+    per_color(
+        #[inline(always)]
+        |color| {
+            material::material_pst(board, color, &mut acc);
+            let (attack, by_pieces) = pieces::pieces(board, &ctx, color, &mut acc);
+            king_attack[(!color) as usize] = attack;
+            attacks[color as usize] = by_pieces;
+            pieces::bishop_pair(board, &ctx, color, &mut acc);
+            pieces::minors_behind_pawns(board, &ctx, color, &mut acc);
+        },
+    );
+    per_color(
+        #[inline(always)]
+        |color| {
+            king::king_danger(&ctx, color, king_attack[color as usize], &attacks, &mut acc);
+            threats::threats(board, &ctx, color, &attacks, &mut acc);
+            pawns::passed_pawns(&ctx, color, passed[color as usize], &attacks, &mut acc);
+        },
+    );
     acc.add(features::TEMPO, turn, 1);
 
     let phase = (board.knights().count() as i32 * PHASE_WEIGHTS[1]

@@ -7,7 +7,7 @@ use shakmaty::{Bitboard, Color, Square};
 use super::king::king_shelter;
 use super::pieces::Attacks;
 use super::{
-    Acc, Ctx, NoTrace, Score, Tracer, adjacent_files_mask, features, file_mask, forward,
+    Acc, Ctx, NoTrace, Score, Tracer, adjacent_files_mask, features, file_mask, forward, per_color,
     ranks_ahead, relative_rank,
 };
 
@@ -191,7 +191,10 @@ impl PawnTable {
         if entry.key != key {
             let mut passed = [Bitboard::EMPTY; 2];
             let score = untraced(|acc| {
-                passed = [Color::Black, Color::White].map(|c| pawn_structure(ctx, c, acc));
+                passed = per_color(
+                    #[inline(always)]
+                    |c| pawn_structure(ctx, c, acc),
+                );
             });
             *entry = PawnEntry {
                 key,
@@ -200,21 +203,24 @@ impl PawnTable {
                 shelter: [None; 2],
             };
         }
-        for color in [Color::Black, Color::White] {
-            let c = color as usize;
-            let Some(king) = ctx.kings[c] else {
-                continue;
-            };
-            let shelter = match entry.shelter[c] {
-                Some((square, shelter)) if square == king => shelter,
-                _ => {
-                    let shelter = untraced(|acc| king_shelter(ctx, color, acc));
-                    entry.shelter[c] = Some((king, shelter));
-                    shelter
-                }
-            };
-            *net += shelter;
-        }
+        per_color(
+            #[inline(always)]
+            |color| {
+                let c = color as usize;
+                let Some(king) = ctx.kings[c] else {
+                    return;
+                };
+                let shelter = match entry.shelter[c] {
+                    Some((square, shelter)) if square == king => shelter,
+                    _ => {
+                        let shelter = untraced(|acc| king_shelter(ctx, color, acc));
+                        entry.shelter[c] = Some((king, shelter));
+                        shelter
+                    }
+                };
+                *net += shelter;
+            },
+        );
         *net += entry.score;
         entry.passed
     }
