@@ -187,6 +187,11 @@ impl MovePicker {
             && self.moves.is_empty()
     }
 
+    /// The moves generated so far, in no particular order.
+    pub fn generated(&self) -> &[Move] {
+        &self.moves
+    }
+
     /// The butterfly + continuation history score of the last move yielded, when it
     /// was yielded in the quiet stage (the search reduces by it).
     pub fn last_quiet_score(&self) -> i32 {

@@ -75,8 +75,16 @@ pub(super) fn qsearch<const PV: bool>(
     // Quiescence does not record its moves on the search stack, so quiet evasions are
     // ranked by butterfly history alone.
     let continuations = [None; 2];
+    let mut fetched = false;
     while let Some((m, _)) = picker.next(&td.board, &td.history, &continuations) {
-        shared.tt.prefetch(td.board.key_after_hint(m));
+        // The first move comes once all are generated: every child's bucket is fetched
+        // now, so later children find theirs in the cache.
+        if !fetched {
+            fetched = true;
+            for &generated in picker.generated() {
+                shared.tt.prefetch(td.board.key_after_hint(generated));
+            }
+        }
         if let Some(eval) = static_eval {
             // Delta pruning: even winning the captured piece leaves us below α.
             let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
