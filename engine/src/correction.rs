@@ -42,11 +42,12 @@ fn index(pawn_key: u64) -> usize {
 }
 
 impl CorrectionHistory {
-    /// `eval` corrected by what was learned for this pawn structure.
+    /// What was learned for this pawn structure, in centipawns: [`apply`] corrects an
+    /// eval by it. The search reads it before it evaluates: the table is too large for
+    /// the nearest cache, and the load then overlaps the evaluation.
     #[inline]
-    pub fn correct(&self, side: Color, pawn_key: u64, eval: i32) -> i32 {
-        let correction = self.pawn[side as usize][index(pawn_key)] / CORRECTION_GRAIN;
-        (eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
+        self.pawn[side as usize][index(pawn_key)] / CORRECTION_GRAIN
     }
 
     /// A search of `depth` found the position worth `error` more than its static eval.
@@ -59,9 +60,21 @@ impl CorrectionHistory {
     }
 }
 
+/// `eval` corrected by a [`CorrectionHistory::correction`], kept off the mate range.
+#[inline]
+pub fn apply(eval: i32, correction: i32) -> i32 {
+    (eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl CorrectionHistory {
+        fn correct(&self, side: Color, pawn_key: u64, eval: i32) -> i32 {
+            apply(eval, self.correction(side, pawn_key))
+        }
+    }
 
     #[test]
     fn corrections_converge_towards_the_error_and_stay_apart() {

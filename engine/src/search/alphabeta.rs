@@ -15,7 +15,7 @@ use shakmaty::{Move, MoveList, Position};
 use super::qsearch::qsearch;
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::{evaluate, evaluate_cached};
+use crate::eval::evaluate;
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
@@ -201,15 +201,9 @@ pub(super) fn alphabeta<const PV: bool>(
     // learned about this pawn structure, then refined by a TT score whose bound points
     // the right way. The table keeps the raw eval. `improving`: better than two plies
     // ago, so prune less. (Correction history's figures: see step 13.)
-    let raw_eval = if in_check {
-        None
-    } else {
-        Some(tt_hit.map_or_else(
-            || evaluate_cached(board.pos(), &mut td.pawn_table),
-            |h| h.static_eval,
-        ))
-    };
-    let static_eval = raw_eval.map(|e| td.corrected_eval(e));
+    let evals = td.static_eval(tt_hit, in_check);
+    let raw_eval = evals.map(|e| e.raw);
+    let static_eval = evals.map(|e| e.corrected);
     td.stack[ply].static_eval = static_eval;
     let eval = match (static_eval, tt_hit) {
         (Some(e), Some(hit))

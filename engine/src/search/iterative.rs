@@ -128,8 +128,8 @@ pub(crate) fn iterate(
     }
 
     // The root's static eval, so that `improving` can compare against it at ply 2.
-    td.stack[0].static_eval =
-        (!td.board.in_check()).then(|| td.corrected_eval(evaluate(td.board.pos())));
+    let in_check = td.board.in_check();
+    td.stack[0].static_eval = td.static_eval(None, in_check).map(|e| e.corrected);
 
     let max_depth = limits
         .depth

@@ -17,8 +17,8 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use crate::board::Board;
-use crate::correction::CorrectionHistory;
-use crate::eval::PawnTable;
+use crate::correction::{self, CorrectionHistory};
+use crate::eval::{PawnTable, evaluate_cached};
 use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
 use crate::params;
@@ -27,7 +27,7 @@ use crate::score::MAX_PLY;
 use crate::skill::{SKILL_LINES, Strength};
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtHit};
 
 /// Signals from outside a running search: set by the protocol thread, read by the search.
 #[derive(Default, Debug)]
@@ -198,6 +198,15 @@ pub(crate) struct StackEntry {
     pub double_extensions: u8,
 }
 
+/// A position's static eval as the search uses it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StaticEval {
+    /// As `evaluate` gives it: what the table keeps.
+    pub raw: i32,
+    /// Corrected by correction history: what the search prunes with.
+    pub corrected: i32,
+}
+
 /// Everything one search thread owns.
 pub struct ThreadData {
     id: usize,
@@ -258,12 +267,30 @@ impl ThreadData {
         self.id == 0
     }
 
-    /// The current position's static eval `raw` (from `evaluate` or the table), corrected
-    /// by what correction history learned about its side to move and pawn structure.
+    /// The current position's static eval, not in check (`None` in check): raw, from
+    /// the table entry `tt_hit` if there is one or else evaluated, and corrected by what
+    /// correction history learned about its side to move and pawn structure. The
+    /// correction is read before the evaluation runs, so that its load overlaps it.
     #[inline]
-    pub(crate) fn corrected_eval(&self, raw: i32) -> i32 {
-        self.correction
-            .correct(self.board.turn(), self.board.pawn_key(), raw)
+    pub(crate) fn static_eval(
+        &mut self,
+        tt_hit: Option<TtHit>,
+        in_check: bool,
+    ) -> Option<StaticEval> {
+        if in_check {
+            return None;
+        }
+        let correction = self
+            .correction
+            .correction(self.board.turn(), self.board.pawn_key());
+        let raw = tt_hit.map_or_else(
+            || evaluate_cached(self.board.pos(), &mut self.pawn_table),
+            |h| h.static_eval,
+        );
+        Some(StaticEval {
+            raw,
+            corrected: correction::apply(raw, correction),
+        })
     }
 
     /// A search of `depth` found the current position worth `error` more than its raw

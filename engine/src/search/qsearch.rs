@@ -3,7 +3,7 @@
 
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::{evaluate, evaluate_cached};
+use crate::eval::evaluate;
 use crate::movepick::MovePicker;
 use crate::params::DELTA_MARGIN;
 use crate::score::{INFINITY, MAX_PLY, mated_in};
@@ -52,15 +52,9 @@ pub(super) fn qsearch<const PV: bool>(
     }
 
     // Stand pat: the side to move may decline every capture (not when in check).
-    let raw_eval = if in_check {
-        None
-    } else {
-        Some(tt_hit.map_or_else(
-            || evaluate_cached(board.pos(), &mut td.pawn_table),
-            |h| h.static_eval,
-        ))
-    };
-    let static_eval = raw_eval.map(|e| td.corrected_eval(e));
+    let evals = td.static_eval(tt_hit, in_check);
+    let raw_eval = evals.map(|e| e.raw);
+    let static_eval = evals.map(|e| e.corrected);
     let mut best_score = -INFINITY;
     if let Some(eval) = static_eval {
         if eval >= beta {
