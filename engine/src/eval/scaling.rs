@@ -34,6 +34,12 @@ const QUEEN: i32 = 9;
 /// it favours.
 #[inline]
 pub fn scale(board: &Board, strong: Color) -> i32 {
+    // The common case first: with pawns on the strong side and a queen on the board,
+    // no rule below applies (each needs a pawnless strong side, no queens, or rooks
+    // alone).
+    if (board.pawns() & board.by_color(strong)).any() && board.queens().any() {
+        return SCALE_NORMAL;
+    }
     let us = board.material_side(strong);
     let them = board.material_side(!strong);
     let pieces = |m: &shakmaty::ByRole<u8>| {
