@@ -496,9 +496,6 @@ impl Board {
         let occupied = b.occupied();
         let diagonal = attacks::bishop_attacks(king, occupied);
         let straight = attacks::rook_attacks(king, occupied);
-        let snipers = b.by_color(us)
-            & (attacks::bishop_attacks(king, Bitboard::EMPTY) & b.bishops_and_queens()
-                | attacks::rook_attacks(king, Bitboard::EMPTY) & b.rooks_and_queens());
         Some(CheckInfo {
             squares: [
                 attacks::pawn_attacks(!us, king),
@@ -508,7 +505,7 @@ impl Board {
                 diagonal | straight,
                 Bitboard::EMPTY,
             ],
-            discoverers: line_blockers(b, king, snipers) & b.by_color(us),
+            discoverers: line_blockers(b, king, b.by_color(us)) & b.by_color(us),
             king,
         })
     }
@@ -522,10 +519,13 @@ impl Board {
     }
 }
 
-/// The pieces (of either colour) that alone stand between `king` and one of `snipers`,
-/// sliders that would attack it along their line if it were empty: the pieces pinned
-/// to the king, or that uncover a check when they leave the line.
-pub fn line_blockers(board: &shakmaty::Board, king: Square, snipers: Bitboard) -> Bitboard {
+/// The pieces (of either colour) that alone stand between `king` and a slider among
+/// `sliders` (one side's pieces) that would attack it along their line if it were empty:
+/// the pieces pinned to the king, or that uncover a check when they leave the line.
+pub fn line_blockers(board: &shakmaty::Board, king: Square, sliders: Bitboard) -> Bitboard {
+    let snipers = sliders
+        & (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()
+            | attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens());
     let mut blockers = Bitboard::EMPTY;
     for sniper in snipers {
         let between = attacks::between(king, sniper) & board.occupied();
@@ -593,8 +593,9 @@ mod tests {
         board.make(m);
     }
 
-    /// `gives_check` and `CheckInfo` agree with making the move, for every move of a walk two plies deep
-    /// from positions full of checks, pins, promotions, castling and en passant.
+    /// `gives_check` and `CheckInfo` agree with making the move, for every move of a walk
+    /// two plies deep from positions full of checks, pins, promotions, castling, en passant
+    /// and discovered checks.
     #[test]
     fn gives_check_matches_making_the_move() {
         fn walk(board: &mut Board, depth: u32, checked: &mut usize) {

@@ -13,11 +13,7 @@ use crate::board::line_blockers;
 /// Pieces of the side to move that shield their own king from an enemy slider: they may
 /// move only along the line between the two.
 fn pinned(pos: &Chess, king: Square) -> Bitboard {
-    let board = pos.board();
-    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()
-        | attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
-        & pos.them();
-    line_blockers(board, king, snipers) & pos.us()
+    line_blockers(pos.board(), king, pos.them()) & pos.us()
 }
 
 /// Every legal capture (en passant and capturing promotions to any piece included) and
