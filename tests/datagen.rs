@@ -1,5 +1,6 @@
-//! `cutoff datagen` end to end: the line format, determinism, filters, appending, targets,
-//! interrupts and bad arguments. Tiny node budgets keep each run a fraction of a second.
+//! `cutoff datagen` end to end: the record format, determinism, filters, appending and
+//! resuming, targets, interrupts and bad arguments. Tiny node budgets keep each run a
+//! fraction of a second.
 
 mod common;
 
@@ -8,7 +9,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use common::BINARY;
-use cutoff_engine::datagen::parse_line;
+use cutoff_engine::data::{HEADER_BYTES, PackedPosition, RECORD_BYTES, Reader};
 use cutoff_engine::score::MATE_BOUND;
 
 /// A scratch folder for one test, emptied first.
@@ -29,8 +30,8 @@ fn datagen(output: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// Runs datagen into a new file and returns the file's text.
-fn generate(dir: &Path, file: &str, args: &[&str]) -> String {
+/// Runs datagen into a new file and returns the file's records.
+fn generate(dir: &Path, file: &str, args: &[&str]) -> Vec<PackedPosition> {
     let path = dir.join(file);
     let out = datagen(&path, args);
     assert!(
@@ -38,7 +39,16 @@ fn generate(dir: &Path, file: &str, args: &[&str]) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read_to_string(path).unwrap()
+    read(&path)
+}
+
+/// Every record of a data file, each checked.
+fn read(path: &Path) -> Vec<PackedPosition> {
+    let bytes = std::fs::read(path).unwrap();
+    Reader::new(&bytes[..])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 const SMALL: &[&str] = &["--nodes", "300", "--games", "3", "--threads", "2"];
@@ -48,34 +58,35 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 }
 
 #[test]
-fn lines_parse_and_pass_the_filters() {
+fn records_unpack_and_pass_the_filters() {
     let dir = scratch("format");
-    let text = generate(&dir, "data.txt", &with(SMALL, &["--seed", "11"]));
-    let mut lines = 0;
-    for line in text.lines() {
-        let entry = parse_line(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        assert!(!entry.board.in_check(), "{line}");
-        assert!(entry.score.abs() < MATE_BOUND, "{line}");
-        assert!([0.0, 0.5, 1.0].contains(&entry.outcome.white_points()));
-        // The FEN is written in full: it reads back to the same text.
-        assert_eq!(
-            entry.board.fen(),
-            line.split(" | ").next().unwrap(),
-            "{line}"
+    let path = dir.join("data.bin");
+    let out = datagen(&path, &with(SMALL, &["--seed", "11"]));
+    assert!(out.status.success());
+    let bytes = std::fs::read(&path).unwrap();
+    let header = Reader::new(&bytes[..]).unwrap().header().clone();
+    assert!(header.generator.starts_with("cutoff "), "{header:?}");
+    let records = read(&path);
+    assert_eq!(bytes.len(), HEADER_BYTES + RECORD_BYTES * records.len());
+    for record in &records {
+        let sample = record.unpack().unwrap();
+        assert!(!sample.board.in_check(), "{record:?}");
+        assert!(
+            i32::from(sample.white_score).abs() < MATE_BOUND,
+            "{record:?}"
         );
-        lines += 1;
     }
-    assert!(lines > 20, "only {lines} lines");
+    assert!(records.len() > 20, "only {} records", records.len());
 }
 
 #[test]
 fn same_seed_same_file_whatever_the_threads() {
     let dir = scratch("determinism");
-    let two = generate(&dir, "a.txt", &with(SMALL, &["--seed", "5"]));
-    let again = generate(&dir, "b.txt", &with(SMALL, &["--seed", "5"]));
+    let two = generate(&dir, "a.bin", &with(SMALL, &["--seed", "5"]));
+    let again = generate(&dir, "b.bin", &with(SMALL, &["--seed", "5"]));
     let one_thread = generate(
         &dir,
-        "c.txt",
+        "c.bin",
         &[
             "--nodes",
             "300",
@@ -87,23 +98,41 @@ fn same_seed_same_file_whatever_the_threads() {
             "5",
         ],
     );
-    let other_seed = generate(&dir, "d.txt", &with(SMALL, &["--seed", "6"]));
+    let other_seed = generate(&dir, "d.bin", &with(SMALL, &["--seed", "6"]));
     assert!(!two.is_empty());
     assert_eq!(two, again);
     assert_eq!(two, one_thread);
     assert_ne!(two, other_seed);
 }
 
+/// A second run on the same file appends new games (the seed is mixed with the records
+/// already there), and cuts off a partial record a killed write left.
 #[test]
-fn appending_keeps_what_was_there() {
+fn resuming_appends_new_games() {
     let dir = scratch("append");
-    let fresh = generate(&dir, "fresh.txt", &with(SMALL, &["--seed", "3"]));
-    let path = dir.join("old.txt");
-    std::fs::write(&path, "earlier line\n").unwrap();
+    let path = dir.join("data.bin");
+    let first = generate(&dir, "data.bin", &with(SMALL, &["--seed", "3"]));
+    // A write killed half-way through a record.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.extend_from_slice(&[1, 2, 3]);
+    std::fs::write(&path, &bytes).unwrap();
     let out = datagen(&path, &with(SMALL, &["--seed", "3"]));
     assert!(out.status.success());
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text, format!("earlier line\n{fresh}"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("partial record"));
+    let both = read(&path);
+    assert!(both.len() > first.len());
+    assert_eq!(both[..first.len()], first[..]);
+    // The new games are not the old ones again.
+    let new = &both[first.len()..];
+    let n = new.len().min(first.len());
+    assert_ne!(new[..n], first[..n]);
+
+    // A file that is not ours is refused, untouched.
+    let foreign = dir.join("foreign.bin");
+    std::fs::write(&foreign, b"earlier line\n").unwrap();
+    let out = datagen(&foreign, &with(SMALL, &["--seed", "3"]));
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read(&foreign).unwrap(), b"earlier line\n");
 }
 
 #[test]
@@ -111,7 +140,7 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
     let dir = scratch("positions");
     let games = generate(
         &dir,
-        "games.txt",
+        "games.bin",
         &[
             "--nodes",
             "300",
@@ -126,7 +155,7 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
     let target = 50;
     let positions = generate(
         &dir,
-        "positions.txt",
+        "positions.bin",
         &[
             "--nodes",
             "300",
@@ -140,8 +169,8 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
     );
     // Whole games in index order: a prefix of the longer run, at least the target long.
     assert!(games.starts_with(&positions));
-    assert!(positions.lines().count() >= target);
-    assert!(games.lines().count() > positions.lines().count());
+    assert!(positions.len() >= target);
+    assert!(games.len() > positions.len());
 }
 
 /// Games from a book position start with random plies (two by default): games are a
@@ -156,24 +185,20 @@ fn a_book_supplies_the_openings() {
          rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"e4 e5\";\n",
     )
     .unwrap();
-    let text = generate(
+    let records = generate(
         &dir,
-        "data.txt",
-        &with(SMALL, &["--book", book.to_str().unwrap()]),
+        "data.bin",
+        &with(SMALL, &["--book", book.to_str().unwrap(), "--seed", "2"]),
     );
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() > 20);
-    for line in &lines {
-        parse_line(line).unwrap();
-    }
-    let distinct: std::collections::HashSet<&str> = lines.iter().copied().collect();
-    assert_eq!(distinct.len(), lines.len());
+    assert!(records.len() > 20);
+    let distinct: std::collections::HashSet<_> = records.iter().map(|r| r.0).collect();
+    assert_eq!(distinct.len(), records.len());
 }
 
 #[test]
 fn bad_arguments_are_refused() {
     let dir = scratch("errors");
-    let output = dir.join("data.txt");
+    let output = dir.join("data.bin");
     let missing = dir.join("no-such-book.epd");
     let empty = dir.join("empty.epd");
     std::fs::write(&empty, "# nothing\n").unwrap();
@@ -186,7 +211,10 @@ fn bad_arguments_are_refused() {
             vec!["--games", "1", "--book", empty.to_str().unwrap()],
             "holds no position",
         ),
-        (vec!["--nodes", "300"], "--games"),
+        (
+            vec!["--games", "1", "--syzygy", "/no/such/folder"],
+            "cannot read",
+        ),
         (
             vec!["--games", "1", "--positions", "5"],
             "cannot be used with",
@@ -199,11 +227,7 @@ fn bad_arguments_are_refused() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
     // Nothing was written by the refused runs.
-    assert!(
-        std::fs::read_to_string(&output)
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(std::fs::read(&output).unwrap_or_default().is_empty());
 }
 
 /// SIGINT lets the games in flight finish: the file holds whole games, the first ones of
@@ -211,7 +235,7 @@ fn bad_arguments_are_refused() {
 #[test]
 fn an_interrupt_leaves_whole_games() {
     let dir = scratch("interrupt");
-    let path = dir.join("data.txt");
+    let path = dir.join("data.bin");
     let mut child = Command::new(BINARY)
         .arg("datagen")
         .arg("--output")
@@ -223,7 +247,7 @@ fn an_interrupt_leaves_whole_games() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while std::fs::metadata(&path).map_or(0, |m| m.len()) == 0 {
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) <= HEADER_BYTES as u64 {
         assert!(start.elapsed() < common::LONG, "no game written");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -234,20 +258,19 @@ fn an_interrupt_leaves_whole_games() {
     assert!(killed.success());
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let lines = text.lines().count();
+    let records = read(&path);
     // The same games, played without interruption, begin the same way.
     let reference = generate(
         &dir,
-        "reference.txt",
+        "reference.bin",
         &[
             "--nodes",
             "300",
             "--positions",
-            &lines.to_string(),
+            &records.len().to_string(),
             "--seed",
             "4",
         ],
     );
-    assert_eq!(text, reference);
+    assert_eq!(records, reference);
 }

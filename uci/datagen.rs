@@ -1,15 +1,20 @@
 //! `cutoff datagen`: self-play games in parallel, written to a file as training data
-//! (`FEN | score | result` lines; the games themselves are played by
+//! (32-byte records of `cutoff_engine::data`; the games themselves are played by
 //! `cutoff_engine::datagen`).
 //!
 //! Games are numbered; worker threads take the next number, each game on the worker's own
 //! one-thread searcher, and the main thread writes finished games in number order, each
 //! with a single write. So the file is the same whatever the thread count or the timing,
-//! and a run killed at any moment leaves only whole games in it.
+//! and a run killed at any moment leaves only whole games in it (a kill inside a write
+//! leaves at most a partial record, which the next run on the file cuts off).
+//!
+//! A run appends: on an existing file it checks the header, and its games are seeded
+//! with the seed mixed with the number of records already there, so a resumed run never
+//! replays the games of the run before it.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,9 +24,11 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgGroup, Args};
 use cutoff_engine::board::Board;
-use cutoff_engine::datagen::{self, Ending, Game, Openings, Outcome, Settings};
+use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
+use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
 use cutoff_engine::search::Searcher;
+use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Without a terminal for the progress bar, a status line this often.
@@ -30,9 +37,10 @@ const STATUS_INTERVAL: Duration = Duration::from_secs(60);
 const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("target").required(true).args(["games", "positions"])))]
+#[command(group(ArgGroup::new("target").args(["games", "positions"])))]
 pub struct DatagenArgs {
-    /// File the positions are appended to (created if missing).
+    /// File the positions are appended to (created with a header if missing). Without
+    /// --games or --positions the run goes on until interrupted (Ctrl-C, SIGTERM).
     #[arg(long)]
     pub output: PathBuf,
     /// Stop after this many games.
@@ -59,9 +67,14 @@ pub struct DatagenArgs {
     /// position differ).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     pub random_plies: Option<u32>,
-    /// Seed of every random choice: the same seed and settings write the same file.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of every random choice: the same seed, settings and starting file write the
+    /// same file (default: drawn from the clock, and printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Syzygy tables (folders separated by ':' or ';'): a game ends with the tables'
+    /// result as soon as a capture or pawn move reaches them.
+    #[arg(long)]
+    pub syzygy: Option<String>,
     /// Transposition table size of each game's search in MB.
     #[arg(long, default_value_t = datagen::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
@@ -72,6 +85,8 @@ pub struct DatagenArgs {
 enum Target {
     Games(u64),
     Positions(u64),
+    /// Until interrupted.
+    Open,
 }
 
 /// Counts of what has been written so far.
@@ -104,6 +119,7 @@ impl Tally {
         match target {
             Target::Games(n) => self.games >= n,
             Target::Positions(n) => self.positions >= n,
+            Target::Open => false,
         }
     }
 
@@ -121,6 +137,7 @@ fn ending_name(ending: Ending) -> &'static str {
         Ending::InsufficientMaterial => "insufficient material",
         Ending::AdjudicatedWin => "adjudicated win",
         Ending::AdjudicatedDraw => "adjudicated draw",
+        Ending::Tablebase => "tablebase",
     }
 }
 
@@ -141,30 +158,35 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     } else {
         datagen::DEFAULT_BOOK_RANDOM_PLIES
     };
+    let tablebases = match &args.syzygy {
+        Some(spec) => match load_tablebases(spec) {
+            Ok(tables) => Some(tables),
+            Err(e) => {
+                eprintln!("cutoff datagen: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let settings = Settings {
         nodes: args.nodes,
         depth: args.depth,
         random_plies: args.random_plies.map_or(default_plies, |p| p as usize),
+        tablebases,
     };
-    let Some(target) = args
+    let target = args
         .games
         .map(Target::Games)
         .or(args.positions.map(Target::Positions))
-    else {
-        eprintln!("cutoff datagen: give --games or --positions");
-        return ExitCode::from(2);
-    };
-    let file = match OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.output)
-    {
-        Ok(f) => f,
+        .unwrap_or(Target::Open);
+    let (file, existing) = match open_output(&args.output) {
+        Ok(opened) => opened,
         Err(e) => {
-            eprintln!("cutoff datagen: cannot open {}: {e}", args.output.display());
+            eprintln!("cutoff datagen: {}: {e}", args.output.display());
             return ExitCode::from(2);
         }
     };
+    let seed = run_seed(args.seed, existing);
     let mut searchers = Vec::new();
     for _ in 0..args.threads {
         match Searcher::new(args.hash as usize) {
@@ -183,20 +205,26 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     install_interrupt_handler(&stop, &output);
 
     println!(
-        "datagen: {} thread(s), {} nodes a move{}, openings: {}, seed {} -> {}",
+        "datagen: {} thread(s), {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({existing} positions there)",
         args.threads,
         settings.nodes,
         settings
             .depth
             .map_or(String::new(), |d| format!(", depth {d}")),
         describe_openings(args, &openings, settings.random_plies),
-        args.seed,
+        settings
+            .tablebases
+            .as_ref()
+            .map_or(String::new(), |t| format!(
+                ", Syzygy adjudication up to {} pieces",
+                t.max_pieces()
+            )),
         args.output.display()
     );
     let run = Run {
         settings: &settings,
         openings: &openings,
-        seed: args.seed,
+        seed,
         target,
         stop: &stop,
         output: &output,
@@ -232,6 +260,70 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         }
         None => ExitCode::SUCCESS,
     }
+}
+
+/// The engine that writes the data, for the file header.
+fn generator() -> String {
+    format!("cutoff {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Opens the output for appending and returns it with the number of records it holds: a
+/// new or empty file gets a header; an existing one must have a valid header, and a
+/// partial record at its end (a run killed inside a write) is cut off.
+fn open_output(path: &Path) -> Result<(File, u64), String> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open: {e}"))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len == 0 {
+        data::write_header(&mut file, &Header::new(&generator()))
+            .map_err(|e| format!("cannot write: {e}"))?;
+        return Ok((file, 0));
+    }
+    let mut header = [0; HEADER_BYTES];
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_exact(&mut header))
+        .map_err(|_| format!("{len} bytes: too short for a data file's header"))?;
+    Header::from_bytes(&header).map_err(|e| e.to_string())?;
+    let body = len - HEADER_BYTES as u64;
+    let partial = body % RECORD_BYTES as u64;
+    if partial != 0 {
+        eprintln!("cutoff datagen: cutting off a partial record of {partial} bytes at the end");
+        file.set_len(len - partial)
+            .map_err(|e| format!("cannot truncate: {e}"))?;
+    }
+    Ok((file, body / RECORD_BYTES as u64))
+}
+
+/// The run's seed: the given one (or one from the clock) mixed with the records already
+/// in the file, so that a resumed run plays new games.
+fn run_seed(seed: Option<u64>, existing: u64) -> u64 {
+    let base = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    if existing == 0 {
+        base
+    } else {
+        cutoff_engine::rng::Rng::new(base ^ existing).next_u64()
+    }
+}
+
+fn load_tablebases(spec: &str) -> Result<Arc<Tablebases>, String> {
+    let (tables, scans) = Tablebases::load(&Tablebases::split_path(spec));
+    for scan in &scans {
+        if let Err(e) = &scan.outcome {
+            return Err(format!("cannot read {}: {e}", scan.folder.display()));
+        }
+    }
+    if tables.files() == 0 {
+        return Err(format!("no Syzygy table found in {spec}"));
+    }
+    Ok(Arc::new(tables))
 }
 
 /// The book's positions; an unreadable file or one without a position is an error.
@@ -343,7 +435,7 @@ impl Run<'_> {
         let mut error = None;
         // Once finished, games still arriving from the workers are dropped.
         let mut finished = false;
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         for (index, game) in receiver {
             if finished {
                 continue;
@@ -352,9 +444,9 @@ impl Run<'_> {
             while let Some(game) = pending.remove(&next_to_write) {
                 next_to_write += 1;
                 let written = game.and_then(|game| {
-                    text.clear();
-                    game.write_lines(&mut text);
-                    self.write(&text)?;
+                    bytes.clear();
+                    data::extend_bytes(&mut bytes, &game.samples);
+                    self.write(&bytes)?;
                     tally.add(&game);
                     Ok(())
                 });
@@ -373,10 +465,10 @@ impl Run<'_> {
         (tally, error)
     }
 
-    /// Appends one game's lines with a single write.
-    fn write(&self, text: &str) -> Result<(), String> {
+    /// Appends one game's records with a single write.
+    fn write(&self, bytes: &[u8]) -> Result<(), String> {
         let mut file = self.output.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(text.as_bytes())
+        file.write_all(bytes)
             .map_err(|e| format!("cannot write: {e}"))
     }
 }
@@ -391,18 +483,27 @@ struct Progress {
 
 impl Progress {
     fn new(target: Target) -> Self {
-        let length = match target {
-            Target::Games(n) | Target::Positions(n) => n,
-        };
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(length);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} {msg} [{elapsed_precise}<{eta_precise}]",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
+        let bar = std::io::stderr().is_terminal().then(|| match target {
+            Target::Games(n) | Target::Positions(n) => {
+                let bar = ProgressBar::new(n);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} {msg} [{elapsed_precise}<{eta_precise}]",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                bar
+            }
+            Target::Open => {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} {pos} positions {msg} [{elapsed_precise}]",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                bar
+            }
         });
         let start = Instant::now();
         Progress {
@@ -420,7 +521,7 @@ impl Progress {
                 bar.set_message(format!("games, {} positions, {rate:.0}/s", tally.positions));
                 bar.set_position(tally.games);
             }
-            (Some(bar), Target::Positions(_)) => {
+            (Some(bar), Target::Positions(_) | Target::Open) => {
                 bar.set_message(format!("positions, {} games, {rate:.0}/s", tally.games));
                 bar.set_position(tally.positions);
             }

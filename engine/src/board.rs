@@ -3,8 +3,8 @@
 //! repetition detection, and copy-make with an undo stack.
 
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList,
-    Position, PositionError, PositionErrorKinds, Role, Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Move,
+    MoveList, Position, PositionError, PositionErrorKinds, Role, Setup, Square, attacks,
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
@@ -104,6 +104,15 @@ pub fn position_from_fen(fen: Fen, mode: CastlingMode, repair: bool) -> Result<C
         tolerated |= PositionErrorKinds::INVALID_CASTLING_RIGHTS;
     }
     accept(fen.into_position(mode), tolerated)
+}
+
+/// Builds a position from a setup (a decoded training record) with the same tolerance
+/// as [`position_from_fen`] without repair.
+pub fn position_from_setup(setup: Setup, mode: CastlingMode) -> Result<Chess, BoardError> {
+    accept(
+        Chess::from_setup(setup, mode),
+        PositionErrorKinds::IMPOSSIBLE_CHECK,
+    )
 }
 
 fn accept(

@@ -7,18 +7,22 @@
 //! search thread. The caller (`cutoff datagen`) runs games in parallel and writes them in
 //! index order, so the output does not depend on scheduling.
 //!
-//! The line format, one position a line, is `FEN | score | result`: the full FEN, the score
-//! in centipawns from White's view (an exact integer), and the game's result from White's
-//! view (`1.0`, `0.5` or `0.0`). [`Game::write_lines`] writes it and [`parse_line`] reads it.
+//! Each kept position is packed into a [`PackedPosition`] (the format of [`crate::data`]):
+//! the position, its search score from White's view, and the game's result.
 
-use shakmaty::Color;
+use std::sync::Arc;
+
+use shakmaty::{Color, Position};
+use shakmaty_syzygy::Wdl;
 
 use crate::board::Board;
+use crate::data::{Outcome, PackedPosition};
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
 use crate::rng::Rng;
 use crate::score::is_decisive;
 use crate::search::{SearchOptions, Searcher};
+use crate::tablebase::Tablebases;
 
 /// Node budget of a move unless `--nodes` says otherwise.
 pub const DEFAULT_NODES: u64 = 5_000;
@@ -56,9 +60,6 @@ pub const DRAW_MIN_PLY: usize = 72;
 /// move number.
 pub const SKIPPED_PLIES: usize = 8;
 
-/// Separates the fields of a line.
-pub const FIELD_SEPARATOR: &str = " | ";
-
 /// What a run of datagen does, besides where it writes.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -69,6 +70,9 @@ pub struct Settings {
     /// Random legal plies played from the opening position (the start position or a book
     /// position) before the engine takes over.
     pub random_plies: usize,
+    /// Tables that end a game as soon as a capture or pawn move reaches them (the search
+    /// does not probe them: its scores stay the engine's own).
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Settings {
@@ -77,50 +81,6 @@ impl Settings {
             nodes: Some(self.nodes),
             depth: self.depth,
             ..Limits::default()
-        }
-    }
-}
-
-/// A game's result, from White's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl Outcome {
-    /// The result as written in a line: `1.0`, `0.5` or `0.0`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1.0",
-            Outcome::Draw => "0.5",
-            Outcome::BlackWins => "0.0",
-        }
-    }
-
-    /// White's points: 1, 0.5 or 0.
-    pub fn white_points(self) -> f64 {
-        match self {
-            Outcome::WhiteWins => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::BlackWins => 0.0,
-        }
-    }
-
-    fn win_for(side: Color) -> Outcome {
-        match side {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
-        }
-    }
-
-    fn parse(text: &str) -> Option<Outcome> {
-        match text {
-            "1.0" | "1" => Some(Outcome::WhiteWins),
-            "0.5" => Some(Outcome::Draw),
-            "0.0" | "0" => Some(Outcome::BlackWins),
-            _ => None,
         }
     }
 }
@@ -138,67 +98,19 @@ pub enum Ending {
     AdjudicatedWin,
     /// A long run of level scores (see [`DRAW_SCORE`]).
     AdjudicatedDraw,
-}
-
-/// One position kept for training: its FEN and its search score from White's view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample {
-    pub fen: String,
-    pub score: i32,
+    /// The Syzygy tables knew the result (cursed wins and blessed losses are draws).
+    Tablebase,
 }
 
 /// A finished game: the positions kept from it and how it ended.
 #[derive(Clone, Debug)]
 pub struct Game {
-    pub samples: Vec<Sample>,
+    /// The kept positions, labelled with their score and the game's result.
+    pub samples: Vec<PackedPosition>,
     pub outcome: Outcome,
     pub ending: Ending,
     /// Moves the engine played (the opening's random plies not counted).
     pub plies: usize,
-}
-
-impl Game {
-    /// Appends the game's lines, `FEN | score | result` each, to `out`.
-    pub fn write_lines(&self, out: &mut String) {
-        for sample in &self.samples {
-            out.push_str(&sample.fen);
-            out.push_str(FIELD_SEPARATOR);
-            out.push_str(&sample.score.to_string());
-            out.push_str(FIELD_SEPARATOR);
-            out.push_str(self.outcome.as_str());
-            out.push('\n');
-        }
-    }
-}
-
-/// A line read back: the position, its score and its game's result (White's view both).
-#[derive(Clone, Debug)]
-pub struct Entry {
-    pub board: Board,
-    pub score: i32,
-    pub outcome: Outcome,
-}
-
-/// Reads one line of datagen output.
-pub fn parse_line(line: &str) -> Result<Entry, String> {
-    let fields: Vec<&str> = line.trim_end().split(FIELD_SEPARATOR).collect();
-    let [fen, score, result] = fields[..] else {
-        return Err(format!(
-            "expected 'FEN | score | result', got {} field(s)",
-            fields.len()
-        ));
-    };
-    let board = Board::from_fen(fen, false).map_err(|e| e.to_string())?;
-    let score = score
-        .parse()
-        .map_err(|_| format!("score '{score}' is not an integer"))?;
-    let outcome = Outcome::parse(result)
-        .ok_or_else(|| format!("result '{result}' is not 1.0, 0.5 or 0.0"))?;
-    Ok(Entry {
-        board,
-        score,
-        outcome,
-    })
 }
 
 /// Where games start: a book position (or the start position without a book), then
@@ -314,13 +226,34 @@ fn drawn_by_rule(board: &Board) -> Option<Ending> {
     }
 }
 
+/// A kept score as the record stores it (kept scores are never mate scores, so the clamp
+/// only guards the format).
+fn clamp_score(score: i32) -> i16 {
+    score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}
+
+/// The tables' verdict on a position just reached by a capture or pawn move (the only
+/// time a WDL probe is exact about the fifty-move rule), from White's view.
+fn tablebase_result(tablebases: &Tablebases, board: &Board) -> Option<Outcome> {
+    let pos = board.pos();
+    if pos.halfmoves() != 0 || !Tablebases::covers(pos, tablebases.max_pieces()) {
+        return None;
+    }
+    Some(match tablebases.probe_wdl(pos)? {
+        Wdl::Win => Outcome::win_for(board.turn()),
+        Wdl::Loss => Outcome::win_for(!board.turn()),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => Outcome::Draw,
+    })
+}
+
 /// Plays a game from `board`; None when the opening is rejected: the game is over before
 /// it starts, or its first search scores beyond [`OPENING_MAX_SCORE`].
 fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> Option<Game> {
     let limits = settings.limits();
     let options = SearchOptions::default();
     let mut adjudicator = Adjudicator::default();
-    let mut samples = Vec::new();
+    // Positions and scores kept; packed once the result is known.
+    let mut kept = Vec::new();
     let mut plies = 0;
     let (outcome, ending) = loop {
         if let Some(ending) = drawn_by_rule(&board) {
@@ -328,6 +261,12 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
                 return None;
             }
             break (Outcome::Draw, ending);
+        }
+        if plies > 0
+            && let Some(tablebases) = &settings.tablebases
+            && let Some(outcome) = tablebase_result(tablebases, &board)
+        {
+            break (outcome, Ending::Tablebase);
         }
         let result = searcher.search(&board, &limits, &options, &mut |_| {});
         let us = board.turn();
@@ -353,10 +292,7 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
             && is_quiet(best)
             && !is_decisive(result.score)
         {
-            samples.push(Sample {
-                fen: board.fen(),
-                score: white_score,
-            });
+            kept.push((board.pos().clone(), white_score));
         }
         plies += 1;
         if let Some(decided) = adjudicator.update(white_score, plies) {
@@ -365,6 +301,10 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
         board.make(best);
         board.commit();
     };
+    let samples = kept
+        .iter()
+        .map(|(pos, score)| PackedPosition::pack(pos, clamp_score(*score), outcome))
+        .collect();
     Some(Game {
         samples,
         outcome,
@@ -376,13 +316,13 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Position;
 
     fn settings(nodes: u64) -> Settings {
         Settings {
             nodes,
             depth: None,
             random_plies: DEFAULT_RANDOM_PLIES,
+            tablebases: None,
         }
     }
 
@@ -391,10 +331,9 @@ mod tests {
         let openings = Openings::default();
         let mut searcher = Searcher::new(1).unwrap();
         let play = |searcher: &mut Searcher, seed, index| {
-            let game = play_game(searcher, &settings(300), &openings, seed, index).unwrap();
-            let mut text = String::new();
-            game.write_lines(&mut text);
-            text
+            play_game(searcher, &settings(300), &openings, seed, index)
+                .unwrap()
+                .samples
         };
         let first = play(&mut searcher, 7, 3);
         // Another game in between leaves no trace in the table or the histories.
@@ -415,15 +354,17 @@ mod tests {
             let decisive = matches!(game.ending, Ending::Checkmate | Ending::AdjudicatedWin);
             assert_eq!(decisive, game.outcome != Outcome::Draw, "{game:?}");
             assert!(game.samples.len() <= game.plies);
-            for sample in &game.samples {
-                let board = Board::from_fen(&sample.fen, false).unwrap();
-                assert!(!board.in_check(), "{}", sample.fen);
-                assert!(!is_decisive(sample.score), "{}", sample.fen);
+            for record in &game.samples {
+                let sample = record.unpack().unwrap();
+                let board = &sample.board;
+                assert_eq!(sample.outcome, game.outcome);
+                assert!(!board.in_check(), "{record:?}");
+                assert!(!is_decisive(sample.white_score.into()), "{record:?}");
                 // Games from the start position: the FEN's move number counts every ply.
                 let pos = board.pos();
                 let ply = 2 * (pos.fullmoves().get() - 1) + u32::from(pos.turn() == Color::Black);
                 let first = DEFAULT_RANDOM_PLIES + SKIPPED_PLIES;
-                assert!(ply as usize >= first, "{}", sample.fen);
+                assert!(ply as usize >= first, "{record:?}");
             }
             kept += game.samples.len();
             searched += game.plies;
@@ -433,40 +374,6 @@ mod tests {
             kept < searched && 2 * kept > searched,
             "{kept} of {searched}"
         );
-    }
-
-    #[test]
-    fn lines_round_trip() {
-        let game = Game {
-            samples: vec![Sample {
-                fen: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_string(),
-                score: -37,
-            }],
-            outcome: Outcome::Draw,
-            ending: Ending::AdjudicatedDraw,
-            plies: 1,
-        };
-        let mut text = String::new();
-        game.write_lines(&mut text);
-        assert_eq!(text, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | -37 | 0.5\n");
-        let entry = parse_line(&text).unwrap();
-        assert_eq!(entry.board.fen(), game.samples[0].fen);
-        assert_eq!(entry.score, -37);
-        assert_eq!(entry.outcome, Outcome::Draw);
-    }
-
-    #[test]
-    fn bad_lines_are_refused() {
-        for line in [
-            "",
-            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 12",
-            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 1.5 | 1.0",
-            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 12 | 2.0",
-            "4k3/8/8/8/8/8/4P3/5K2 w - - 0 1 | 12 | 1.0 | x",
-            "8/8/8/8/8/8/8/8 w - - 0 1 | 12 | 1.0",
-        ] {
-            assert!(parse_line(line).is_err(), "{line}");
-        }
     }
 
     /// The fifty-move rule draws a position in check unless it is mate.

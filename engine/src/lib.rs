@@ -18,6 +18,7 @@
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
+//! - [`data`] packs a labelled position into the 32-byte training record.
 //! - [`perft`], [`bench`], [`epd`] and [`datagen`] (self-play training data) drive the
 //!   board and the search.
 //!
@@ -28,6 +29,7 @@
 pub mod bench;
 pub mod board;
 pub mod correction;
+pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;

@@ -1,7 +1,7 @@
 //! Labelled positions, read from text and kept as evaluation traces.
 //!
 //! The line format is the one `cutoff datagen` writes, one position a line, and
-//! `cutoff_engine::datagen::parse_line` reads it:
+//! `cutoff_engine::data::parse_text_line` reads it:
 //!
 //! ```text
 //! FEN | score | result
@@ -15,7 +15,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use cutoff_engine::datagen;
+use cutoff_engine::data;
 use cutoff_engine::eval::{self, KING_DANGER_MIN_ATTACKERS, KING_UNITS, KingAttack};
 use rayon::prelude::*;
 use shakmaty::Color;
@@ -77,14 +77,17 @@ impl fmt::Display for DataError {
 /// One parsed line: its entry (with `start` still unset) and its features.
 type Parsed = (Entry, Vec<(u16, i16)>);
 
-/// Parses one data line (the format is `cutoff_engine::datagen`'s, read by its
-/// `parse_line`); `Ok(None)` for a blank line.
+/// Parses one data line (the format is `cutoff_engine::data`'s text line, read by its
+/// `parse_text_line`); `Ok(None)` for a blank line.
 pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
     if line.trim().is_empty() {
         return Ok(None);
     }
-    let sample = datagen::parse_line(line)?;
-    let (score, result) = (sample.score, sample.outcome.white_points() as f32);
+    let sample = data::parse_text_line(line)?;
+    let (score, result) = (
+        i32::from(sample.white_score),
+        sample.outcome.white_points() as f32,
+    );
 
     let trace = eval::trace(sample.board.pos());
     let features = trace
