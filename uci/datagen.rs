@@ -67,6 +67,10 @@ pub struct DatagenArgs {
     /// position differ).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=200))]
     pub random_plies: Option<u32>,
+    /// Openings whose first search scores beyond this many centipawns (either side) are
+    /// drawn again: their games would teach little but "the winner wins".
+    #[arg(long, default_value_t = datagen::OPENING_MAX_SCORE, value_parser = clap::value_parser!(i32).range(0..=30000))]
+    pub max_opening_score: i32,
     /// Seed of every random choice: the same seed, settings and starting file write the
     /// same file (default: drawn from the clock, and printed).
     #[arg(long)]
@@ -75,6 +79,10 @@ pub struct DatagenArgs {
     /// result as soon as a capture or pawn move reaches them.
     #[arg(long)]
     pub syzygy: Option<String>,
+    /// Also append every game to this file as PGN, scores in fastchess's comment form
+    /// (`cutoff data from-pgn` turns it into the same records).
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
     /// Transposition table size of each game's search in MB.
     #[arg(long, default_value_t = datagen::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
@@ -172,6 +180,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         nodes: args.nodes,
         depth: args.depth,
         random_plies: args.random_plies.map_or(default_plies, |p| p as usize),
+        opening_max_score: args.max_opening_score,
         tablebases,
     };
     let target = args
@@ -187,6 +196,16 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         }
     };
     let seed = run_seed(args.seed, existing);
+    let pgn = match &args.pgn {
+        Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
+            Ok(f) => Some(Mutex::new(f)),
+            Err(e) => {
+                eprintln!("cutoff datagen: cannot open {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let mut searchers = Vec::new();
     for _ in 0..args.threads {
         match Searcher::new(args.hash as usize) {
@@ -228,6 +247,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         target,
         stop: &stop,
         output: &output,
+        pgn: pgn.as_ref(),
     };
     let start = Instant::now();
     let (tally, error) = run.play(searchers);
@@ -327,7 +347,7 @@ fn load_tablebases(spec: &str) -> Result<Arc<Tablebases>, String> {
 }
 
 /// The book's positions; an unreadable file or one without a position is an error.
-fn load_book(path: &Path) -> Result<Vec<Board>, String> {
+pub fn load_book(path: &Path) -> Result<Vec<Board>, String> {
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
     let suite = parse_suite(&String::from_utf8_lossy(&bytes), false);
@@ -384,6 +404,7 @@ struct Run<'a> {
     target: Target,
     stop: &'a AtomicBool,
     output: &'a Mutex<File>,
+    pgn: Option<&'a Mutex<File>>,
 }
 
 impl Run<'_> {
@@ -446,7 +467,10 @@ impl Run<'_> {
                 let written = game.and_then(|game| {
                     bytes.clear();
                     data::extend_bytes(&mut bytes, &game.samples);
-                    self.write(&bytes)?;
+                    self.write(self.output, &bytes)?;
+                    if let Some(pgn) = self.pgn {
+                        self.write(pgn, crate::pgn::write_game(&game, index + 1).as_bytes())?;
+                    }
                     tally.add(&game);
                     Ok(())
                 });
@@ -465,9 +489,9 @@ impl Run<'_> {
         (tally, error)
     }
 
-    /// Appends one game's records with a single write.
-    fn write(&self, bytes: &[u8]) -> Result<(), String> {
-        let mut file = self.output.lock().unwrap_or_else(|e| e.into_inner());
+    /// Appends one game's records (or its PGN) with a single write.
+    fn write(&self, file: &Mutex<File>, bytes: &[u8]) -> Result<(), String> {
+        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(bytes)
             .map_err(|e| format!("cannot write: {e}"))
     }

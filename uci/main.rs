@@ -2,11 +2,14 @@
 //! engine's tools from the command line.
 
 mod command;
+mod data;
 mod datagen;
 mod epd;
+mod genfens;
 mod lab;
 mod options;
 mod output;
+mod pgn;
 mod session;
 mod syzygy;
 mod tune;
@@ -97,10 +100,16 @@ enum Tool {
         args: lab::LabArgs,
     },
     /// Self-play training data: games of Cutoff against itself at a fixed node budget,
-    /// one `FEN | score | result` line per quiet position, appended to --output.
+    /// one 32-byte record per quiet position, appended to --output.
     Datagen {
         #[command(flatten)]
         args: datagen::DatagenArgs,
+    },
+    /// Training data tools: stats, from-text, to-text, from-pgn, merge, dedup, shuffle,
+    /// split.
+    Data {
+        #[command(subcommand)]
+        tool: data::DataTool,
     },
     /// Fit the evaluation's weights to labelled positions (`FEN | score | result` lines)
     /// and write them as Rust source (default: engine/src/eval/weights.rs).
@@ -111,6 +120,10 @@ enum Tool {
 }
 
 fn main() -> ExitCode {
+    // OpenBench's DATAGEN workload passes its request as one argument (then "quit").
+    if let Some(request) = std::env::args().nth(1).filter(|a| a.starts_with("genfens")) {
+        return genfens::run(&request);
+    }
     let cli = Cli::parse();
     match cli.command {
         None => match session::Session::new() {
@@ -185,6 +198,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Lab { args }) => lab::run(&args),
         Some(Tool::Datagen { args }) => datagen::run(&args),
+        Some(Tool::Data { tool }) => data::run(&tool),
         Some(Tool::Tune { args }) => tune::run(&args),
     }
 }

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Color, Position};
+use shakmaty::{Color, Move, Position};
 use shakmaty_syzygy::Wdl;
 
 use crate::board::Board;
@@ -70,6 +70,9 @@ pub struct Settings {
     /// Random legal plies played from the opening position (the start position or a book
     /// position) before the engine takes over.
     pub random_plies: usize,
+    /// Openings whose first search scores beyond this (centipawns, either side) are
+    /// drawn again ([`OPENING_MAX_SCORE`] by default).
+    pub opening_max_score: i32,
     /// Tables that end a game as soon as a capture or pawn move reaches them (the search
     /// does not probe them: its scores stay the engine's own).
     pub tablebases: Option<Arc<Tablebases>>,
@@ -111,6 +114,19 @@ pub struct Game {
     pub ending: Ending,
     /// Moves the engine played (the opening's random plies not counted).
     pub plies: usize,
+    /// The position the engine started from (after the opening's random plies).
+    pub start: Board,
+    /// Every move the engine played, with its search's score and depth.
+    pub moves: Vec<PlayedMove>,
+}
+
+/// A move of a datagen game, as a PGN records it.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayedMove {
+    pub mv: Move,
+    /// The search's score, from the side that made the move.
+    pub score: i32,
+    pub depth: i32,
 }
 
 /// Where games start: a book position (or the start position without a book), then
@@ -169,8 +185,55 @@ pub fn play_game(
         }
     }
     Err(format!(
-        "no playable opening in {MAX_OPENING_TRIES} tries (each ended the game or scored beyond ±{OPENING_MAX_SCORE} cp)"
+        "no playable opening in {MAX_OPENING_TRIES} tries (each ended the game or scored beyond ±{} cp)",
+        settings.opening_max_score
     ))
+}
+
+/// Whether a searched position becomes a sample: the `ply`-th search of the game (from
+/// the end of the opening), its best move and score. A static evaluation cannot judge a
+/// position in check or one whose best move wins or changes material, nor put a number
+/// on a mate or a tablebase result. Games converted from PGN use the same rule.
+pub fn keeps(board: &Board, best: Move, score: i32, ply: usize) -> bool {
+    ply >= SKIPPED_PLIES && !board.in_check() && is_quiet(best) && !is_decisive(score)
+}
+
+/// Node budget of the search that checks a `genfens` opening.
+pub const GENFENS_NODES: u64 = 5_000;
+
+/// OpenBench's genfens: `count` openings for other engines' games, drawn as datagen
+/// draws them (a book position or the start position, then random plies) and kept only
+/// if the game is not over and a short search scores them within
+/// ±[`OPENING_MAX_SCORE`]. The same seed gives the same openings.
+pub fn genfens(
+    searcher: &mut Searcher,
+    openings: &Openings,
+    random_plies: usize,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<Board>, String> {
+    let limits = Limits {
+        nodes: Some(GENFENS_NODES),
+        ..Limits::default()
+    };
+    let options = SearchOptions::default();
+    let mut boards = Vec::with_capacity(count);
+    for index in 0..count as u64 {
+        let mut rng = game_rng(seed, index);
+        let playable = (0..MAX_OPENING_TRIES).find_map(|_| {
+            let board = openings.draw(&mut rng, random_plies)?;
+            if drawn_by_rule(&board).is_some() {
+                return None;
+            }
+            searcher.clear();
+            let result = searcher.search(&board, &limits, &options, &mut |_| {});
+            (result.best.is_some() && result.score.abs() <= OPENING_MAX_SCORE).then_some(board)
+        });
+        boards.push(playable.ok_or_else(|| {
+            format!("no playable opening in {MAX_OPENING_TRIES} tries for opening {index}")
+        })?);
+    }
+    Ok(boards)
 }
 
 /// Counts consecutive plies a condition held for; a win streak keeps the winning side.
@@ -252,6 +315,8 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
     let limits = settings.limits();
     let options = SearchOptions::default();
     let mut adjudicator = Adjudicator::default();
+    let start = board.clone();
+    let mut moves = Vec::new();
     // Positions and scores kept; packed once the result is known.
     let mut kept = Vec::new();
     let mut plies = 0;
@@ -275,7 +340,7 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
         } else {
             -result.score
         };
-        if plies == 0 && (result.best.is_none() || white_score.abs() > OPENING_MAX_SCORE) {
+        if plies == 0 && (result.best.is_none() || white_score.abs() > settings.opening_max_score) {
             return None;
         }
         let Some(best) = result.best else {
@@ -285,16 +350,15 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
                 (Outcome::Draw, Ending::Stalemate)
             };
         };
-        // A static evaluation cannot judge a position in check or one whose best move
-        // wins or changes material, nor put a number on a mate or a tablebase result.
-        if plies >= SKIPPED_PLIES
-            && !board.in_check()
-            && is_quiet(best)
-            && !is_decisive(result.score)
-        {
+        if keeps(&board, best, result.score, plies) {
             kept.push((board.pos().clone(), white_score));
         }
         plies += 1;
+        moves.push(PlayedMove {
+            mv: best,
+            score: result.score,
+            depth: result.depth,
+        });
         if let Some(decided) = adjudicator.update(white_score, plies) {
             break decided;
         }
@@ -310,6 +374,8 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
         outcome,
         ending,
         plies,
+        start,
+        moves,
     })
 }
 
@@ -322,6 +388,7 @@ mod tests {
             nodes,
             depth: None,
             random_plies: DEFAULT_RANDOM_PLIES,
+            opening_max_score: OPENING_MAX_SCORE,
             tablebases: None,
         }
     }

@@ -236,7 +236,10 @@ mod tests {
         assert_eq!(err.line, 3);
         assert_eq!(
             err.to_string(),
-            format!("{}:3: score 'x' is not an integer", file.display())
+            format!(
+                "{}:3: score 'x' is not an integer from -32768 to 32767",
+                file.display()
+            )
         );
         let missing = Dataset::load(&[dir.join("missing.txt")], &|_| {}).unwrap_err();
         assert_eq!(missing.line, 0);

@@ -1,0 +1,289 @@
+//! `cutoff data` and the labels datagen writes, through the real binary: text and PGN
+//! conversions, shuffling, splitting, deduplication, statistics, damaged files, and the
+//! sign of the labels.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::BINARY;
+use cutoff_engine::data::{Outcome, PackedPosition, Reader};
+use shakmaty::Color;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-data-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn cutoff(args: &[&str]) -> Output {
+    Command::new(BINARY).args(args).output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = cutoff(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn read(path: &Path) -> Vec<PackedPosition> {
+    let bytes = std::fs::read(path).unwrap();
+    Reader::new(&bytes[..])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A few small games' worth of records (and their PGN).
+fn generate(dir: &Path, seed: &str) -> (PathBuf, PathBuf) {
+    let data = dir.join("games.bin");
+    let pgn = dir.join("games.pgn");
+    ok(&[
+        "datagen",
+        "--output",
+        s(&data),
+        "--pgn",
+        s(&pgn),
+        "--nodes",
+        "400",
+        "--games",
+        "4",
+        "--threads",
+        "2",
+        "--seed",
+        seed,
+    ]);
+    (data, pgn)
+}
+
+fn counts(records: &[PackedPosition]) -> HashMap<[u8; 32], usize> {
+    let mut counts = HashMap::new();
+    for r in records {
+        *counts.entry(r.0).or_default() += 1;
+    }
+    counts
+}
+
+/// The PGN datagen writes, in fastchess's comment form, converts back to exactly the
+/// records datagen wrote for the same games: the labels survive the trip through PGN.
+#[test]
+fn pgn_of_datagen_games_gives_the_same_records() {
+    let dir = scratch("pgn");
+    let (data, pgn) = generate(&dir, "21");
+    let converted = dir.join("converted.bin");
+    let summary = ok(&["data", "from-pgn", s(&pgn), "--output", s(&converted)]);
+    assert!(
+        summary.contains("4 games converted (0 skipped)"),
+        "{summary}"
+    );
+    let original = read(&data);
+    assert!(original.len() > 30);
+    assert_eq!(read(&converted), original);
+}
+
+/// A small PGN as fastchess writes it (tests/data/fastchess-sample.pgn): book moves are
+/// played but not kept, a capture's position is not kept, scores are from the mover's
+/// view and become White's view, and the result labels every record.
+#[test]
+fn a_fastchess_pgn_converts_with_datagen_filters() {
+    let dir = scratch("fastchess");
+    let out = dir.join("sample.bin");
+    let summary = ok(&[
+        "data",
+        "from-pgn",
+        "tests/data/fastchess-sample.pgn",
+        "--output",
+        s(&out),
+    ]);
+    assert!(
+        summary.contains("2 games converted (1 skipped)"),
+        "{summary}"
+    );
+    let records = read(&out);
+    let labels: Vec<(String, i16, Outcome)> = records
+        .iter()
+        .map(|r| {
+            let sample = r.unpack().unwrap();
+            (sample.board.fen(), sample.white_score, sample.outcome)
+        })
+        .collect();
+    let expected: Vec<(String, i16, Outcome)> =
+        std::fs::read_to_string("tests/data/fastchess-sample.expected")
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let sample = cutoff_engine::data::parse_text_line(l).unwrap();
+                (sample.board.fen(), sample.white_score, sample.outcome)
+            })
+            .collect();
+    assert_eq!(labels, expected);
+}
+
+#[test]
+fn text_round_trips_and_shuffles_are_permutations() {
+    let dir = scratch("tools");
+    let (data, _) = generate(&dir, "22");
+    let original = read(&data);
+
+    let text = dir.join("data.txt");
+    let back = dir.join("back.bin");
+    ok(&["data", "to-text", s(&data), "--output", s(&text)]);
+    ok(&["data", "from-text", s(&text), "--output", s(&back)]);
+    assert_eq!(read(&back), original);
+    assert_eq!(
+        std::fs::read_to_string(&text).unwrap().lines().count(),
+        original.len()
+    );
+
+    // In memory and in shards of ~10 records: the same records, in another order, and
+    // the same order again for the same seed.
+    let mut orders = Vec::new();
+    for (name, memory) in [("a", "1"), ("b", "0.0003"), ("c", "0.0003")] {
+        let out = dir.join(format!("shuffled-{name}.bin"));
+        let summary = ok(&[
+            "data",
+            "shuffle",
+            s(&data),
+            "--output",
+            s(&out),
+            "--seed",
+            "5",
+            "--memory-mb",
+            memory,
+        ]);
+        let shuffled = read(&out);
+        assert_eq!(counts(&shuffled), counts(&original));
+        assert_ne!(shuffled, original);
+        orders.push((summary, shuffled));
+    }
+    assert!(orders[1].0.contains("shard(s)") && !orders[1].0.contains("(1 shard"));
+    assert_eq!(orders[1].1, orders[2].1);
+
+    // A split: the two parts make the whole.
+    let (train, valid) = (dir.join("train.bin"), dir.join("valid.bin"));
+    ok(&[
+        "data",
+        "split",
+        s(&data),
+        "--train",
+        s(&train),
+        "--validation-output",
+        s(&valid),
+        "--validation",
+        "7",
+    ]);
+    let (t, v) = (read(&train), read(&valid));
+    assert_eq!(v.len(), 7);
+    assert_eq!(t.len() + 7, original.len());
+    let mut both = t.clone();
+    both.extend(v);
+    assert_eq!(counts(&both), counts(&original));
+
+    // Merging a file with itself doubles it; dedup brings it back.
+    let (merged, unique) = (dir.join("merged.bin"), dir.join("unique.bin"));
+    ok(&["data", "merge", s(&data), s(&data), "--output", s(&merged)]);
+    assert_eq!(read(&merged).len(), 2 * original.len());
+    ok(&["data", "dedup", s(&merged), "--output", s(&unique)]);
+    let stats = ok(&["data", "stats", s(&merged)]);
+    let duplicates = original.len() + original.len() - read(&unique).len();
+    assert!(
+        stats.contains(&format!("records: {}\n", 2 * original.len()))
+            && stats.contains(&format!("duplicates: {duplicates} ")),
+        "{stats}"
+    );
+}
+
+/// A damaged file is refused with the offset of the fault, a non-zero exit, and no
+/// output left behind.
+#[test]
+fn damaged_files_are_refused_by_offset() {
+    let dir = scratch("damaged");
+    let (data, _) = generate(&dir, "23");
+    let mut bytes = std::fs::read(&data).unwrap();
+    bytes.truncate(bytes.len() - 3);
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes).unwrap();
+    let out_path = dir.join("out.bin");
+    let out = cutoff(&["data", "merge", s(&cut), "--output", s(&out_path)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = bytes.len() - 29;
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!("at byte {last}")) && stderr.contains("truncated"),
+        "{stderr}"
+    );
+    assert!(!out_path.exists());
+    assert!(
+        std::fs::read_dir(&dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("partial"))
+    );
+
+    let text = dir.join("bad.txt");
+    std::fs::write(&text, "8/8/8/8/8/8/8/8 w - - 0 1 | 3 | 1.0\n").unwrap();
+    let out = cutoff(&["data", "from-text", s(&text), "--output", s(&out_path)]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.txt:1:"));
+}
+
+/// Games from a position Black wins (a knight up), Black to move: the scores kept are
+/// negative from White's view and the result is Black's win.
+#[test]
+fn labels_are_from_whites_view() {
+    let dir = scratch("labels");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "r1bqkb1r/pppppppp/2n2n2/8/8/5N2/PPPPPPPP/R1BQKB1R b KQkq -\n",
+    )
+    .unwrap();
+    let data = dir.join("labels.bin");
+    ok(&[
+        "datagen",
+        "--output",
+        s(&data),
+        "--book",
+        s(&book),
+        "--random-plies",
+        "0",
+        "--max-opening-score",
+        "2000",
+        "--nodes",
+        "3000",
+        "--games",
+        "2",
+        "--threads",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let records = read(&data);
+    assert!(!records.is_empty());
+    let mut negative = 0;
+    for record in &records {
+        assert_eq!(record.outcome(), Outcome::BlackWins, "{record:?}");
+        negative += usize::from(record.white_score() < 0);
+    }
+    assert!(
+        negative * 10 >= records.len() * 9,
+        "{negative} of {}",
+        records.len()
+    );
+    // Both sides to move appear, so the sign is not the mover's.
+    assert!(records.iter().any(|r| r.turn() == Color::White));
+    assert!(records.iter().any(|r| r.turn() == Color::Black));
+}

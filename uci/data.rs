@@ -1,0 +1,517 @@
+//! `cutoff data`: the tools around training data files (the 32-byte records of
+//! `cutoff_engine::data`): statistics, conversion from and to the tuner's text lines and
+//! from PGN, merging, deduplication, shuffling larger than memory, and splitting off a
+//! validation set.
+//!
+//! Every tool writes its output to a temporary file beside the target and renames it
+//! when done, so an interrupted run leaves either the whole output or none.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Subcommand;
+use cutoff_engine::data::{self, HEADER_BYTES, Header, PackedPosition, RECORD_BYTES, Reader};
+use cutoff_engine::rng::Rng;
+use shakmaty::Role;
+
+use crate::pgn;
+
+/// Memory for one shard of `shuffle` unless `--memory-mb` says otherwise.
+const DEFAULT_SHUFFLE_MB: f64 = 1024.0;
+/// Bytes of a record that make the position (board, side, en passant): duplicates are
+/// records that agree on these, whatever their clocks, score or result.
+const POSITION_BYTES: usize = 25;
+/// Phase weight of each piece kind (pawn to king): 24 with every piece on the board.
+const PHASE_WEIGHTS: [usize; 6] = [0, 1, 1, 2, 4, 0];
+const MAX_PHASE: usize = 24;
+
+#[derive(Subcommand, Debug)]
+pub enum DataTool {
+    /// Count, result balance, piece-count and phase histograms, duplicate rate.
+    Stats {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// `FEN | score | result` lines (the tuner's text) to records.
+    FromText {
+        input: PathBuf,
+        #[arg(long)]
+        output: PathBuf,
+    },
+    /// Records to `FEN | score | result` lines.
+    ToText {
+        input: PathBuf,
+        #[arg(long)]
+        output: PathBuf,
+    },
+    /// Games in PGN with engine scores in the move comments (fastchess, cutechess-cli,
+    /// OpenBench: `{+0.35/12 …}`) to records, with datagen's filters.
+    FromPgn {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long)]
+        output: PathBuf,
+    },
+    /// Files one after the other, into one file.
+    Merge {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long)]
+        output: PathBuf,
+    },
+    /// Keeps the first record of every position (board, side to move, en passant).
+    Dedup {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long)]
+        output: PathBuf,
+    },
+    /// A random order, in shards of --memory-mb when the data is larger: records are dealt
+    /// to shards at random, then each shard is shuffled in memory.
+    Shuffle {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long)]
+        output: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Memory a shard may take (MB; fractions allowed).
+        #[arg(long, default_value_t = DEFAULT_SHUFFLE_MB)]
+        memory_mb: f64,
+    },
+    /// Splits off a validation set of --validation records, drawn at random.
+    Split {
+        input: PathBuf,
+        #[arg(long)]
+        train: PathBuf,
+        #[arg(long = "validation-output")]
+        validation_output: PathBuf,
+        #[arg(long)]
+        validation: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// Runs `cutoff data`.
+pub fn run(tool: &DataTool) -> ExitCode {
+    let result = match tool {
+        DataTool::Stats { files } => stats(files),
+        DataTool::FromText { input, output } => from_text(input, output),
+        DataTool::ToText { input, output } => to_text(input, output),
+        DataTool::FromPgn { inputs, output } => from_pgn(inputs, output),
+        DataTool::Merge { inputs, output } => copy(inputs, output, |_| true),
+        DataTool::Dedup { inputs, output } => {
+            let mut seen = HashSet::new();
+            copy(inputs, output, |record| seen.insert(position_hash(record)))
+        }
+        DataTool::Shuffle {
+            inputs,
+            output,
+            seed,
+            memory_mb,
+        } => shuffle(
+            inputs,
+            output,
+            *seed,
+            (memory_mb * f64::from(1 << 20)) as u64,
+        ),
+        DataTool::Split {
+            input,
+            train,
+            validation_output,
+            validation,
+            seed,
+        } => split(input, train, validation_output, *validation, *seed),
+    };
+    match result {
+        Ok(summary) => {
+            // A closed pipe (`| head`) is no error of ours.
+            let _ = writeln!(std::io::stdout(), "{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cutoff data: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The records of a file, each checked; errors name the file and the byte.
+fn records(path: &Path) -> Result<impl Iterator<Item = Result<PackedPosition, String>>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let reader = Reader::new(BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    Ok(reader.map(move |r| r.map_err(|e| format!("{name}: {e}"))))
+}
+
+/// Records in a file by its size (the header checked by [`records`] when it is read).
+fn record_count(path: &Path) -> Result<u64, String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
+    Ok(len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64)
+}
+
+/// An output written under a temporary name and renamed into place by [`Output::finish`];
+/// dropped unfinished (an error), it removes the temporary file.
+struct Output {
+    temporary: PathBuf,
+    target: PathBuf,
+    writer: Option<BufWriter<File>>,
+    count: u64,
+}
+
+impl Output {
+    /// A data file with its header.
+    fn records(target: &Path) -> Result<Output, String> {
+        let mut output = Output::raw(target)?;
+        let header = Header::new(&format!("cutoff {}", env!("CARGO_PKG_VERSION")));
+        output.write_bytes(&header.to_bytes())?;
+        Ok(output)
+    }
+
+    fn raw(target: &Path) -> Result<Output, String> {
+        let mut name = target.as_os_str().to_owned();
+        name.push(".partial");
+        let temporary = PathBuf::from(name);
+        let file = File::create(&temporary)
+            .map_err(|e| format!("cannot create {}: {e}", temporary.display()))?;
+        Ok(Output {
+            temporary,
+            target: target.to_path_buf(),
+            writer: Some(BufWriter::with_capacity(1 << 20, file)),
+            count: 0,
+        })
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let writer = self
+            .writer
+            .as_mut()
+            .expect("an output is written until finished");
+        writer
+            .write_all(bytes)
+            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))
+    }
+
+    fn push(&mut self, record: &PackedPosition) -> Result<(), String> {
+        self.count += 1;
+        self.write_bytes(&record.0)
+    }
+
+    /// Flushes, and moves the file into place; returns the records written.
+    fn finish(mut self) -> Result<u64, String> {
+        let writer = self.writer.take().expect("finished once");
+        let file = writer
+            .into_inner()
+            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))?;
+        file.sync_all()
+            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))?;
+        std::fs::rename(&self.temporary, &self.target)
+            .map_err(|e| format!("cannot rename to {}: {e}", self.target.display()))?;
+        Ok(self.count)
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if self.writer.is_some() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+fn position_hash(record: &PackedPosition) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    record.0[..POSITION_BYTES].hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Copies the records of `inputs` that `keep` accepts into `output`.
+fn copy(
+    inputs: &[PathBuf],
+    output: &Path,
+    mut keep: impl FnMut(&PackedPosition) -> bool,
+) -> Result<String, String> {
+    let mut out = Output::records(output)?;
+    let mut read = 0;
+    for input in inputs {
+        for record in records(input)? {
+            let record = record?;
+            read += 1;
+            if keep(&record) {
+                out.push(&record)?;
+            }
+        }
+    }
+    let written = out.finish()?;
+    Ok(format!(
+        "{read} records read, {written} written to {}",
+        output.display()
+    ))
+}
+
+/// Counts of what a set of files holds.
+#[derive(Default)]
+struct Stats {
+    count: u64,
+    /// Black wins, draws, White wins.
+    results: [u64; 3],
+    black_to_move: u64,
+    /// By piece count, kings included (2 to 32).
+    pieces: Vec<u64>,
+    /// By phase, 0 (no pieces but pawns and kings) to 24.
+    phases: [u64; MAX_PHASE + 1],
+    /// Sum of |score|, for the mean.
+    abs_score: u64,
+    hashes: Vec<u64>,
+}
+
+impl Stats {
+    fn add(&mut self, record: &PackedPosition) {
+        self.count += 1;
+        self.results[match record.outcome() {
+            data::Outcome::BlackWins => 0,
+            data::Outcome::Draw => 1,
+            data::Outcome::WhiteWins => 2,
+        }] += 1;
+        self.black_to_move += u64::from(record.turn() == shakmaty::Color::Black);
+        let (mut pieces, mut phase) = (0, 0);
+        for (_, piece) in record.pieces() {
+            pieces += 1;
+            phase += PHASE_WEIGHTS[piece.role as usize - Role::Pawn as usize];
+        }
+        self.pieces[pieces] += 1;
+        self.phases[phase.min(MAX_PHASE)] += 1;
+        self.abs_score += u64::from(record.white_score().unsigned_abs());
+        self.hashes.push(position_hash(record));
+    }
+
+    fn report(mut self) -> String {
+        let total = self.count.max(1) as f64;
+        let percent = |n: u64| 100.0 * n as f64 / total;
+        self.hashes.sort_unstable();
+        self.hashes.dedup();
+        let duplicates = self.count - self.hashes.len() as u64;
+        let mut text = format!(
+            "records: {}\nresults (White's view): win {:.1} %, draw {:.1} %, loss {:.1} %\n\
+             Black to move: {:.1} %\nmean |score|: {:.0} cp\nduplicates: {} ({:.2} %)\n",
+            self.count,
+            percent(self.results[2]),
+            percent(self.results[1]),
+            percent(self.results[0]),
+            percent(self.black_to_move),
+            self.abs_score as f64 / total,
+            duplicates,
+            percent(duplicates),
+        );
+        text.push_str("pieces (kings included):\n");
+        histogram(&mut text, &self.pieces, self.count);
+        text.push_str("phase (0 = pawns and kings only, 24 = all pieces):\n");
+        histogram(&mut text, &self.phases, self.count);
+        text
+    }
+}
+
+/// One line a non-empty bucket: its label, count, share and a bar.
+fn histogram(text: &mut String, buckets: &[u64], total: u64) {
+    let widest = buckets.iter().copied().max().unwrap_or(0).max(1);
+    for (label, &n) in buckets.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let bar = "#".repeat((40 * n / widest) as usize);
+        text.push_str(&format!(
+            "  {label:>2} {n:>10} {:>5.1} % {bar}\n",
+            100.0 * n as f64 / total.max(1) as f64
+        ));
+    }
+}
+
+fn stats(files: &[PathBuf]) -> Result<String, String> {
+    let mut stats = Stats {
+        pieces: vec![0; 33],
+        ..Stats::default()
+    };
+    for file in files {
+        for record in records(file)? {
+            stats.add(&record?);
+        }
+    }
+    Ok(stats.report().trim_end().to_string())
+}
+
+fn from_text(input: &Path, output: &Path) -> Result<String, String> {
+    let file = File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut out = Output::records(output)?;
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", input.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let sample = data::parse_text_line(&line)
+            .map_err(|e| format!("{}:{}: {e}", input.display(), i + 1))?;
+        out.push(&PackedPosition::pack(
+            sample.board.pos(),
+            sample.white_score,
+            sample.outcome,
+        ))?;
+    }
+    let written = out.finish()?;
+    Ok(format!("{written} records written to {}", output.display()))
+}
+
+fn to_text(input: &Path, output: &Path) -> Result<String, String> {
+    let mut out = Output::raw(output)?;
+    for record in records(input)? {
+        let record = record?;
+        let sample = record
+            .unpack()
+            .map_err(|e| format!("{}: {e}", input.display()))?;
+        out.count += 1;
+        out.write_bytes(data::to_text_line(&sample).as_bytes())?;
+        out.write_bytes(b"\n")?;
+    }
+    let written = out.finish()?;
+    Ok(format!("{written} lines written to {}", output.display()))
+}
+
+fn from_pgn(inputs: &[PathBuf], output: &Path) -> Result<String, String> {
+    let mut out = Output::records(output)?;
+    let (mut games, mut skipped) = (0, 0);
+    for input in inputs {
+        let text =
+            std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        for game in pgn::games(&text) {
+            match pgn::samples(&game) {
+                Ok(samples) => {
+                    games += 1;
+                    for record in &samples {
+                        out.push(record)?;
+                    }
+                }
+                Err(e) => {
+                    skipped += 1;
+                    eprintln!("cutoff data: {}: game skipped: {e}", input.display());
+                }
+            }
+        }
+    }
+    let written = out.finish()?;
+    Ok(format!(
+        "{games} games converted ({skipped} skipped), {written} records written to {}",
+        output.display()
+    ))
+}
+
+fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<String, String> {
+    let mut total = 0;
+    for input in inputs {
+        total += record_count(input)?;
+    }
+    let per_shard = (memory / RECORD_BYTES as u64).max(1);
+    let shards = total.div_ceil(per_shard).max(1) as usize;
+    let mut rng = Rng::new(seed);
+    let mut out = Output::records(output)?;
+    if shards == 1 {
+        let mut all = Vec::with_capacity(total as usize);
+        for input in inputs {
+            for record in records(input)? {
+                all.push(record?);
+            }
+        }
+        shuffle_in_place(&mut all, &mut rng);
+        for record in &all {
+            out.push(record)?;
+        }
+    } else {
+        // Deal every record to a random shard (files beside the output), then shuffle
+        // each shard in memory and append it.
+        let mut shard_outputs = (0..shards)
+            .map(|i| {
+                let mut name = output.as_os_str().to_owned();
+                name.push(format!(".shard{i}"));
+                Output::raw(Path::new(&name))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        for input in inputs {
+            for record in records(input)? {
+                let record = record?;
+                shard_outputs[rng.below(shards)].push(&record)?;
+            }
+        }
+        for shard in shard_outputs {
+            let path = shard.target.clone();
+            shard.finish()?;
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()));
+            let _ = std::fs::remove_file(&path);
+            let mut chunk: Vec<PackedPosition> = bytes?
+                .chunks_exact(RECORD_BYTES)
+                .map(|c| PackedPosition(c.try_into().expect("chunks are records")))
+                .collect();
+            shuffle_in_place(&mut chunk, &mut rng);
+            for record in &chunk {
+                out.push(record)?;
+            }
+        }
+    }
+    let written = out.finish()?;
+    Ok(format!(
+        "{written} records shuffled ({shards} shard(s)) into {}",
+        output.display()
+    ))
+}
+
+/// Fisher–Yates with our seeded generator.
+fn shuffle_in_place<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+fn split(
+    input: &Path,
+    train: &Path,
+    validation_output: &Path,
+    validation: u64,
+    seed: u64,
+) -> Result<String, String> {
+    let total = record_count(input)?;
+    if validation > total {
+        return Err(format!(
+            "{} holds {total} records, fewer than the {validation} asked for validation",
+            input.display()
+        ));
+    }
+    // A random set of record indices: a partial Fisher–Yates over a sparse permutation.
+    let mut rng = Rng::new(seed);
+    let mut swapped = std::collections::HashMap::new();
+    let mut chosen = HashSet::new();
+    for i in 0..validation {
+        let j = i + rng.below((total - i) as usize) as u64;
+        let at_j = *swapped.get(&j).unwrap_or(&j);
+        let at_i = *swapped.get(&i).unwrap_or(&i);
+        swapped.insert(j, at_i);
+        chosen.insert(at_j);
+    }
+    let mut train_out = Output::records(train)?;
+    let mut validation_out = Output::records(validation_output)?;
+    for (i, record) in records(input)?.enumerate() {
+        let record = record?;
+        if chosen.contains(&(i as u64)) {
+            validation_out.push(&record)?;
+        } else {
+            train_out.push(&record)?;
+        }
+    }
+    let trained = train_out.finish()?;
+    let validated = validation_out.finish()?;
+    Ok(format!(
+        "{trained} records to {}, {validated} to {}",
+        train.display(),
+        validation_output.display()
+    ))
+}
