@@ -398,7 +398,7 @@ const MIDDLEGAME: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R
 fn node_limit() {
     // One thread: every node is counted and checked against the limit (not only every
     // `CHECK_INTERVAL` = 1024 nodes), so the search stops at the limit plus the few nodes
-    // its unwinding re-enters (measured: 0–2 over).
+    // its unwinding re-enters (how many: docs/testing.md).
     let b = board(MIDDLEGAME);
     for n in [1, 5_000, 100_000, 400_000] {
         let limits = Limits {

@@ -33,7 +33,7 @@ pub const DEFAULT_RANDOM_PLIES: usize = 8;
 pub const DEFAULT_BOOK_RANDOM_PLIES: usize = 2;
 /// Table size of each game's searcher (MB). A move at the default budget stores a few
 /// thousand entries, so 2 MB (131,072 entries) holds several moves' worth and stays in a
-/// core's cache: datagen ran about 10 % faster than with 16 MB (CPU time, same games).
+/// core's cache, where a larger table would only cost time (docs/data.md).
 pub const DEFAULT_HASH_MB: usize = 2;
 
 /// An opening whose first search scores beyond this (centipawns, either side) is already

@@ -38,7 +38,7 @@ pub const LEVELS_PER_HALVING: f64 = 2.0;
 /// linearly to 0 at full strength.
 pub const NOISE_AT_BOTTOM: f64 = 300.0;
 
-/// `UCI_Elo` calibration: the Elo measured at each level, in increasing order (README,
+/// `UCI_Elo` calibration: the Elo measured at each level, in increasing order (docs/strength.md,
 /// "Calibration": 24 games a level at 10+0.1 against Stockfish 15.1 limited to a known
 /// `UCI_Elo`, rounded to 10; each figure is good to about ±130–240 Elo). `UCI_Elo`
 /// interpolates linearly between these points, and its advertised range is from the first

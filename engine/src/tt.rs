@@ -138,8 +138,7 @@ pub struct TranspositionTable {
 /// A table of at least one huge page starts on a huge-page boundary instead, and on Linux
 /// asks for transparent huge pages (`madvise`): a probe is a random access into the
 /// whole table, and in a table larger than the TLB reaches on 4 KB pages most probes
-/// also wait on a page walk (`cutoff bench 11 1 256`: about 1.9 Mnps against 1.5-1.6;
-/// at the default 16 MB, no difference).
+/// also wait on a page walk (what that costs: docs/testing.md, "Speed").
 struct BucketArray {
     buckets: std::ptr::NonNull<Bucket>,
     len: usize,

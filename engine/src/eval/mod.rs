@@ -895,7 +895,7 @@ mod tests {
         }
         println!("{dangerous} positions with king danger, {scaled} with an endgame scale");
         // Both the nonlinear term and the endgame scale are exercised, not just the
-        // linear terms (2519 and 699 when this was written).
+        // linear terms (the counts it has printed: docs/testing.md).
         assert!(
             dangerous > 100,
             "only {dangerous} positions with king danger"

@@ -1,11 +1,8 @@
 //! Fail-soft principal variation search (negamax). Each pruning, reduction and extension
 //! is one commented step below, in the order they apply.
 //!
-//! The Elo figures in the steps come from two kinds of test. "Without it" figures switch
-//! one step off and play the result against the full search (commit 01e3360, unbalanced
-//! openings, a fixed node budget a move, 95 % intervals); a fixed budget credits a step
-//! with the depth it buys but not with its cost in time, so they read high for cheap
-//! pruning. The others are SPRTs of the change that brought the step in.
+//! What each step was measured to be worth, with the commit and the test, is in
+//! docs/search.md.
 
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
@@ -232,7 +229,7 @@ pub(super) fn alphabeta<const PV: bool>(
         && let Some(eval) = eval
     {
         // Step 8. Reverse futility pruning: so far above β that a shallow search would
-        // not bring it back. (+94.3 ± 21.0 Elo: without it, 800 games at 20,000 nodes.)
+        // not bring it back.
         if depth <= RFP_DEPTH
             && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             && beta > -TB_WIN_BOUND
@@ -243,8 +240,6 @@ pub(super) fn alphabeta<const PV: bool>(
 
         // Step 9. Null-move pruning: if passing still fails high at reduced depth, a real
         // move would too. Unsafe in pawn endings (zugzwang) and right after a null move.
-        // (+16.1 ± 19.7 Elo: without it, 800 games at 20,000 nodes; shallow searches
-        // hide most of what it saves.)
         let previous_null = ply > 0 && td.stack[ply - 1].null_move;
         if depth >= NMP_DEPTH
             && eval >= beta
@@ -287,8 +282,7 @@ pub(super) fn alphabeta<const PV: bool>(
     }
 
     // Step 10. Internal iterative reduction: a deep node without a TT move is likely
-    // mis-ordered; search it shallower first. (+25.7 ± 19.6 Elo: without it, 800 games
-    // at 20,000 nodes.)
+    // mis-ordered; search it shallower first.
     if depth >= IIR_DEPTH && tt_packed == 0 {
         depth -= 1;
     }
@@ -313,11 +307,8 @@ pub(super) fn alphabeta<const PV: bool>(
         let quiet = is_quiet(m);
 
         // Step 12. Shallow pruning of late moves, once a line that avoids a lost outcome exists.
-        // (Late-move, futility and SEE pruning together: +240.8 ± 23.4 Elo, without them
-        // 800 games at 20,000 nodes.)
         // Quiet checks are spared late-move and futility pruning: a mate hides among them
-        // more often than eval or move order can tell (measured with step 16's histories:
-        // +23.6 ± 17.0 Elo together, 900 games at 5+0.05).
+        // more often than eval or move order can tell.
         if best_score > -TB_WIN_BOUND && !in_check {
             if quiet {
                 // Late-move pruning: enough quiets tried at this depth.
@@ -353,8 +344,6 @@ pub(super) fn alphabeta<const PV: bool>(
         // Step 13. Extensions. A singular TT move is extended, or, when the
         // other moves also beat β, the node is cut (multi-cut); a TT move that is not
         // singular while its score beats β is reduced. Other checks extend one ply.
-        // With step 7's correction history and the staged picker: +29.7 ± 21.5 Elo (610
-        // games at 40,000 nodes a move; correction history alone −1.5 ± 25.1, 470 games).
         let mut extension = 0;
         if stage == Stage::TtMove
             && let Some(hit) = tt_hit
@@ -405,8 +394,7 @@ pub(super) fn alphabeta<const PV: bool>(
             td.stack[ply].double_extensions + u8::from(extension == 2);
         let new_depth = depth - 1 + extension;
 
-        // Step 14. Late-move reductions for quiet moves tried late. (+86.3 ± 25.1 Elo:
-        // without them, 530 games at 20,000 nodes.)
+        // Step 14. Late-move reductions for quiet moves tried late.
         let reduction =
             if depth >= LMR_DEPTH && moves_searched >= LMR_MOVES + usize::from(PV) && quiet {
                 let mut r = lmr[depth.min(63) as usize][moves_searched.min(63)];
@@ -444,8 +432,7 @@ pub(super) fn alphabeta<const PV: bool>(
         moves_searched += 1;
 
         // Step 16. New best move; a β cutoff rewards the move in its history table and
-        // punishes the moves of its kind tried before it (captures always). Continuation
-        // and capture history with step 12's check sparing: +23.6 ± 17.0 Elo, 900 games.
+        // punishes the moves of its kind tried before it (captures always).
         if score > best_score {
             best_score = score;
             if score > alpha {
