@@ -111,8 +111,9 @@ enum Tool {
         #[command(subcommand)]
         tool: data::DataTool,
     },
-    /// Fit the evaluation's weights to labelled positions (`FEN | score | result` lines)
-    /// and write them as Rust source (default: engine/src/eval/weights.rs).
+    /// Fit the evaluation's weights to labelled positions (datagen records or
+    /// `FEN | score | result` lines) and write them as Rust source (default:
+    /// engine/src/eval/weights.rs).
     Tune {
         #[command(flatten)]
         args: tune::TuneArgs,

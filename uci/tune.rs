@@ -17,7 +17,7 @@ const DEFAULT_OUTPUT: &str = "engine/src/eval/weights.rs";
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
-    /// Data files: one position a line, `FEN | score | result` (White's view).
+    /// Data files: `cutoff datagen` records, or text lines `FEN | score | result` (White's view).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Passes over the data.

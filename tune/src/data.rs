@@ -1,4 +1,8 @@
-//! Labelled positions, read from text and kept as evaluation traces.
+//! Labelled positions, read from `cutoff datagen`'s binary records or from text lines,
+//! and kept as evaluation traces.
+//!
+//! A file that starts with the records' magic (`cutoff_engine::data::MAGIC`) is read as
+//! records; any other file as text.
 //!
 //! The line format is the one `cutoff datagen` writes, one position a line, and
 //! `cutoff_engine::data::parse_text_line` reads it:
@@ -15,7 +19,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use cutoff_engine::data;
+use cutoff_engine::data::{self, MAGIC, PackedPosition, Reader, Sample};
 use cutoff_engine::eval::{self, KING_DANGER_MIN_ATTACKERS, KING_UNITS, KingAttack};
 use rayon::prelude::*;
 use shakmaty::Color;
@@ -83,7 +87,16 @@ pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
     if line.trim().is_empty() {
         return Ok(None);
     }
-    let sample = data::parse_text_line(line)?;
+    data::parse_text_line(line).map(|sample| Some(parse_sample(&sample)))
+}
+
+/// A record of a binary data file (the format `cutoff datagen` writes), checked in full.
+pub fn parse_record(record: &PackedPosition) -> Result<Parsed, String> {
+    record.unpack().map(|sample| parse_sample(&sample))
+}
+
+/// The trace of a labelled position.
+fn parse_sample(sample: &Sample) -> Parsed {
     let (score, result) = (
         i32::from(sample.white_score),
         sample.outcome.white_points() as f32,
@@ -107,7 +120,7 @@ pub fn parse_line(line: &str) -> Result<Option<Parsed>, String> {
         score,
         result,
     };
-    Ok(Some((entry, features)))
+    (entry, features)
 }
 
 impl Dataset {
@@ -134,7 +147,11 @@ impl Dataset {
             line,
             message,
         };
-        let text = std::fs::read_to_string(file).map_err(|e| error(0, e.to_string()))?;
+        let bytes = std::fs::read(file).map_err(|e| error(0, e.to_string()))?;
+        if bytes.starts_with(&MAGIC) {
+            return self.load_records(&bytes, &error, progress);
+        }
+        let text = String::from_utf8(bytes).map_err(|e| error(0, e.to_string()))?;
         let lines: Vec<&str> = text.lines().collect();
         for (block, chunk) in lines.chunks(PARSE_BLOCK).enumerate() {
             let parsed: Vec<_> = chunk.par_iter().map(|l| parse_line(l)).collect();
@@ -144,6 +161,30 @@ impl Dataset {
                     Ok(None) => {}
                     Err(message) => return Err(error(block * PARSE_BLOCK + i + 1, message)),
                 }
+            }
+            progress(chunk.len());
+        }
+        Ok(())
+    }
+
+    /// Reads a binary data file (`cutoff datagen`'s records); errors name the record's
+    /// byte offset in place of a line.
+    fn load_records(
+        &mut self,
+        bytes: &[u8],
+        error: &dyn Fn(usize, String) -> DataError,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<(), DataError> {
+        let records = Reader::new(bytes)
+            .map_err(|e| error(0, e.to_string()))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| error(0, e.to_string()))?;
+        for chunk in records.chunks(PARSE_BLOCK) {
+            let parsed: Vec<_> = chunk.par_iter().map(parse_record).collect();
+            for (record, p) in chunk.iter().zip(parsed) {
+                let (entry, features) =
+                    p.map_err(|message| error(0, format!("{message} in {record:?}")))?;
+                self.push(entry, &features);
             }
             progress(chunk.len());
         }
@@ -224,6 +265,37 @@ mod tests {
             let err = parse_line(&line).unwrap_err();
             assert!(err.contains(expected), "{line}: {err}");
         }
+    }
+
+    /// A binary file and its text lines load to the same dataset.
+    #[test]
+    fn records_load_like_their_text() {
+        let dir = std::env::temp_dir().join(format!("cutoff-tune-bin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lines = [
+            format!("{START} | 25 | 0.5"),
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | -140 | 0.0"
+                .to_string(),
+        ];
+        let mut bytes = data::Header::new("test").to_bytes().to_vec();
+        for line in &lines {
+            let sample = data::parse_text_line(line).unwrap();
+            let record =
+                PackedPosition::pack(sample.board.pos(), sample.white_score, sample.outcome);
+            data::extend_bytes(&mut bytes, &[record]);
+        }
+        let (text, binary) = (dir.join("d.txt"), dir.join("d.bin"));
+        std::fs::write(&text, lines.join("\n")).unwrap();
+        std::fs::write(&binary, &bytes).unwrap();
+        let from_text = Dataset::load(std::slice::from_ref(&text), &|_| {}).unwrap();
+        let from_records = Dataset::load(std::slice::from_ref(&binary), &|_| {}).unwrap();
+        assert_eq!(from_records.len(), 2);
+        assert_eq!(from_records, from_text);
+        bytes.truncate(bytes.len() - 1);
+        std::fs::write(&binary, &bytes).unwrap();
+        let err = Dataset::load(std::slice::from_ref(&binary), &|_| {}).unwrap_err();
+        assert!(err.message.contains("truncated"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
