@@ -6,11 +6,13 @@
 //!   repetition history; [`movegen`] generates the captures and queen promotions
 //!   quiescence needs (shakmaty generates only all moves at once); [`limits`] says what `go` asked for; [`rng`] is the seeded generator; [`score`] holds the mate- and
 //!   tablebase-score conventions and [`params`] every margin and table size.
-//! - [`eval`] scores a position from the side to move; [`see`] plays out exchanges with its
-//!   own piece values; the lock-free [`tt::TranspositionTable`] is the only search state
-//!   threads share besides the stop flag, node counters and tablebases; [`history`]
-//!   keeps killers, countermoves and the history tables, [`correction`] what the search
-//!   learned about the eval's errors; [`time`] turns UCI clocks into soft/hard deadlines;
+//! - [`eval`] scores a position from the side to move, and [`nnue`] is the learned
+//!   alternative: a network read from a file, its first layer updated move by move;
+//!   [`see`] plays out exchanges with its own piece values; the lock-free
+//!   [`tt::TranspositionTable`] is the only search state threads share besides the stop
+//!   flag, node counters, tablebases and the network; [`history`] keeps killers,
+//!   countermoves and the history tables, [`correction`] what the search learned about
+//!   the eval's errors; [`time`] turns UCI clocks into soft/hard deadlines;
 //!   [`tablebase`] loads Syzygy tables (reading data files is the engine's business,
 //!   talking to the user is not) and turns probes into scores and root-move ranks;
 //!   [`skill`] maps a playing strength onto a node budget and a noisy choice among
@@ -37,6 +39,7 @@ pub mod history;
 pub mod limits;
 pub mod movegen;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod perft;
 pub mod rng;

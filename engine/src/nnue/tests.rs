@@ -1,0 +1,265 @@
+//! Tests of the network format and the forward pass.
+
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square, fen::Fen};
+
+use super::network::{HEADER_BYTES, MAX_HIDDEN, fnv1a};
+use super::*;
+use crate::rng::Rng;
+
+/// Seed of the placeholder network in `engine/nets/default.nnue`.
+const PLACEHOLDER_SEED: u64 = 0x00C0_FFEE;
+/// Hidden size of the placeholder network.
+const PLACEHOLDER_HIDDEN: usize = 128;
+
+/// A deterministic pseudo-random network shaped like a freshly initialised one: first
+/// layer weights uniform in ±32 (±0.125 before quantisation), biases in 0..64 so that
+/// most neurons start active, output weights in ±32 (±0.5), output bias 0.
+pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut uniform = |low: i16, high: i16, n: usize| -> Vec<i16> {
+        let span = (high - low + 1) as usize;
+        (0..n).map(|_| low + rng.below(span) as i16).collect()
+    };
+    let ft_weights = uniform(-32, 32, INPUTS * hidden);
+    let ft_bias = uniform(0, 63, hidden);
+    let out_weights = uniform(-32, 32, 2 * hidden);
+    Network::new(hidden, ft_weights, ft_bias, out_weights, 0).expect("sizes match")
+}
+
+fn chess(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap()
+}
+
+/// The position with colours swapped and the board flipped vertically.
+fn mirrored(pos: &Chess) -> Chess {
+    pos.to_setup(EnPassantMode::Legal)
+        .into_mirrored()
+        .position(CastlingMode::Chess960)
+        .unwrap()
+}
+
+#[test]
+fn feature_indices_follow_the_format() {
+    let a2 = Square::A2;
+    assert_eq!(feature_index(Color::White, Color::White, Role::Pawn, a2), 8);
+    // Black sees the white pawn as an enemy pawn on a7.
+    assert_eq!(
+        feature_index(Color::Black, Color::White, Role::Pawn, a2),
+        6 * 64 + 48
+    );
+    assert_eq!(
+        feature_index(Color::White, Color::Black, Role::King, Square::H8),
+        767
+    );
+    assert_eq!(
+        feature_index(Color::Black, Color::Black, Role::King, Square::E8),
+        5 * 64 + 4
+    );
+}
+
+#[test]
+fn round_trip_keeps_every_value() {
+    let net = random_network(16, 7);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), HEADER_BYTES + 2 * (768 * 16 + 16 + 32) + 4);
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+}
+
+#[test]
+fn header_is_laid_out_as_specified() {
+    let bytes = random_network(128, 1).to_bytes();
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(&bytes[..8], b"CUTOFFNN");
+    assert_eq!(
+        (8..40).step_by(4).map(u32_at).collect::<Vec<_>>(),
+        [1, 64, 768, 128, 1, 255, 64, 400]
+    );
+    let payload = u64::from_le_bytes(bytes[40..48].try_into().unwrap());
+    assert_eq!(payload, 197_380);
+    assert_eq!(bytes.len(), 64 + 197_380);
+    assert_eq!(bytes[56..64], [0; 8]);
+}
+
+/// The checksum is FNV-1a, 64-bit (published test vectors), over the payload.
+#[test]
+fn checksum_is_fnv1a_of_the_payload() {
+    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    let bytes = random_network(1, 3).to_bytes();
+    let stored = u64::from_le_bytes(bytes[48..56].try_into().unwrap());
+    assert_eq!(stored, fnv1a(&bytes[HEADER_BYTES..]));
+}
+
+fn refusal(bytes: &[u8]) -> String {
+    Network::from_bytes(bytes).unwrap_err().0
+}
+
+/// Writes `value` at `at` and fixes nothing else.
+fn with_u32(mut bytes: Vec<u8>, at: usize, value: u32) -> Vec<u8> {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn malformed_files_are_refused_with_a_reason() {
+    let good = random_network(4, 11).to_bytes();
+    assert_eq!(
+        refusal(&good[..10]),
+        "truncated network file: 10 bytes, the header alone is 64"
+    );
+    let mut wrong_magic = good.clone();
+    wrong_magic[0] = b'X';
+    assert_eq!(
+        refusal(&wrong_magic),
+        "not a Cutoff network file (wrong magic)"
+    );
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 8, 2)),
+        "network file version 2, this engine reads version 1"
+    );
+    for (at, name, expected) in [
+        (12, "header size", 64),
+        (16, "inputs", 768),
+        (24, "activation", 1),
+        (28, "QA", 255),
+        (32, "QB", 64),
+        (36, "scale", 400),
+    ] {
+        assert_eq!(
+            refusal(&with_u32(good.clone(), at, 999)),
+            format!("network file header: {name} is 999, expected {expected}")
+        );
+    }
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 20, 0)),
+        "network file header: hidden size 0 outside 1..=4096"
+    );
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 20, MAX_HIDDEN as u32 + 1)),
+        "network file header: hidden size 4097 outside 1..=4096"
+    );
+    // Hidden 5 with the payload of hidden 4: the declared payload size disagrees.
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 20, 5)),
+        "network file header: payload of 6172 bytes, hidden size 5 needs 7714"
+    );
+    let mut reserved = good.clone();
+    reserved[60] = 1;
+    assert_eq!(
+        refusal(&reserved),
+        "network file header: reserved bytes are not zero"
+    );
+    assert_eq!(
+        refusal(&good[..good.len() - 1]),
+        "truncated network payload: 6171 bytes, expected 6172"
+    );
+    let mut extra = good.clone();
+    extra.push(0);
+    assert_eq!(
+        refusal(&extra),
+        "trailing bytes after network payload: 6173 bytes, expected 6172"
+    );
+    let mut flipped = good.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    assert!(
+        refusal(&flipped).starts_with("network file checksum mismatch: header says 0x"),
+        "{}",
+        refusal(&flipped)
+    );
+}
+
+/// Every prefix of a file and every single-byte change to its header is either read or
+/// refused: nothing panics.
+#[test]
+fn no_input_panics() {
+    let good = random_network(1, 5).to_bytes();
+    for len in 0..good.len() {
+        assert!(Network::from_bytes(&good[..len]).is_err());
+    }
+    for at in 0..HEADER_BYTES {
+        for value in [0, 1, 0x7f, 0x80, 0xff] {
+            let mut bytes = good.clone();
+            bytes[at] = value;
+            let _ = Network::from_bytes(&bytes);
+        }
+    }
+}
+
+#[test]
+fn parts_of_the_wrong_size_are_refused() {
+    let err = Network::new(2, vec![0; 768 * 2], vec![0; 2], vec![0; 3], 0).unwrap_err();
+    assert_eq!(err.0, "output weights: 3 values, hidden size 2 needs 4");
+    let err = Network::new(2, vec![0; 10], vec![0; 2], vec![0; 4], 0).unwrap_err();
+    assert_eq!(
+        err.0,
+        "first-layer weights: 10 values, hidden size 2 needs 1536"
+    );
+    assert!(Network::new(0, vec![], vec![], vec![], 0).is_err());
+}
+
+/// A two-neuron network on kings and a rook, its output worked out by hand:
+/// White's accumulator [10+100+200-30, -20+50+300+40] = [280, 370] clamps to [255, 255];
+/// Black's [10-30-50+100, -20+40+0+50] = [30, 70].
+#[test]
+fn tiny_network_gives_the_value_worked_out_by_hand() {
+    let hidden = 2;
+    let mut ft_weights = vec![0; INPUTS * hidden];
+    let mut set = |feature: usize, column: [i16; 2]| {
+        ft_weights[feature * hidden..(feature + 1) * hidden].copy_from_slice(&column);
+    };
+    set(5 * 64 + 4, [100, 50]); // own king on e1 (e8 for Black)
+    set(11 * 64 + 60, [-30, 40]); // enemy king on e8 (e1 for Black)
+    set(3 * 64 + 7, [200, 300]); // own rook on h1
+    set(9 * 64 + 63, [-50, 0]); // enemy rook on h8 (h1 for Black)
+    let net = |out_bias| {
+        Network::new(
+            hidden,
+            ft_weights.clone(),
+            vec![10, -20],
+            vec![64, -32, 16, 127],
+            out_bias,
+        )
+        .unwrap()
+    };
+    // White to move: sum = 255²·64 − 255²·32 + 30²·16 + 70²·127 = 2,717,500;
+    // v = 2,717,500 / 255 + 1000 = 11,656; cp = 11,656 · 400 / 16,320 = 285.
+    let white = chess("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    assert_eq!(net(1000).evaluate_full(&white), 285);
+    // Black to move: sum = 30²·64 − 70²·32 + 255²·16 + 255²·127 = 9,199,375;
+    // v = 36,075 + 1000 = 37,075; cp = 908.
+    let black = chess("4k3/8/8/8/8/8/8/4K2R b - - 0 1");
+    assert_eq!(net(1000).evaluate_full(&black), 908);
+    // Divisions truncate toward zero: v = 10,656 − 20,000 = −9,344 gives −229.02 → −229.
+    assert_eq!(net(-20_000).evaluate_full(&white), -229);
+}
+
+#[test]
+fn mirrored_position_scores_the_same_for_the_side_to_move() {
+    let net = random_network(32, 99);
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ] {
+        let pos = chess(fen);
+        let score = net.evaluate_full(&pos);
+        assert_eq!(net.evaluate_full(&mirrored(&pos)), score, "{fen}");
+        assert_ne!(score, 0, "{fen}: a zero score would prove nothing");
+    }
+}
+
+/// Regenerates the placeholder network `engine/nets/default.nnue` (see
+/// `engine/nets/README.md`): `cargo test --release -p cutoff-engine
+/// write_placeholder_network -- --ignored`.
+#[test]
+#[ignore = "writes engine/nets/default.nnue"]
+fn write_placeholder_network() {
+    let net = random_network(PLACEHOLDER_HIDDEN, PLACEHOLDER_SEED);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    std::fs::write(path, net.to_bytes()).unwrap();
+}
