@@ -12,6 +12,7 @@ mod output;
 mod pgn;
 mod session;
 mod syzygy;
+mod train;
 mod tune;
 
 use std::process::ExitCode;
@@ -118,6 +119,12 @@ enum Tool {
         #[command(flatten)]
         args: tune::TuneArgs,
     },
+    /// Train a network (768 -> H x2 -> 1) on packed positions on the CPU; after each
+    /// epoch write the quantised network, a checkpoint and the loss curves (SVG).
+    Train {
+        #[command(flatten)]
+        args: train::TrainArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -201,5 +208,6 @@ fn main() -> ExitCode {
         Some(Tool::Datagen { args }) => datagen::run(&args),
         Some(Tool::Data { tool }) => data::run(&tool),
         Some(Tool::Tune { args }) => tune::run(&args),
+        Some(Tool::Train { args }) => train::run(&args),
     }
 }

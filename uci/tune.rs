@@ -40,7 +40,8 @@ pub struct TuneArgs {
     pub output: PathBuf,
 }
 
-fn bar(len: u64, template: &str) -> ProgressBar {
+/// A progress bar on stderr, or a hidden one where stderr is not a terminal.
+pub(crate) fn bar(len: u64, template: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

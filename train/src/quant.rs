@@ -1,0 +1,55 @@
+//! The float network rounded to the integers of the network file
+//! (`cutoff_engine::nnue::network`, QA 255 / QB 64 / SCALE 400), and the trainer's own
+//! integer forward pass over them, written from the specification apart from the
+//! engine's, so that a test can hold the two to the same numbers.
+
+use cutoff_engine::nnue::network::{Network, NetworkError, QA, QB, SCALE};
+
+use crate::model::Params;
+use crate::sample::Sample;
+
+/// `w * scale` rounded; the trainer's clipping keeps it inside i16.
+fn round_i16(w: f32, scale: i32) -> i16 {
+    (w * scale as f32).round() as i16
+}
+
+/// The network file's integers for `params`.
+pub fn quantise(params: &Params) -> Result<Network, NetworkError> {
+    let layout = params.layout();
+    let w = &params.weights;
+    let scaled = |range: std::ops::Range<usize>, scale| {
+        w[range].iter().map(|&x| round_i16(x, scale)).collect()
+    };
+    Network::new(
+        params.hidden,
+        scaled(0..layout.ft_bias(), QA),
+        scaled(layout.ft_bias()..layout.out_weights(), QA),
+        scaled(layout.out_weights()..layout.out_bias(), QB),
+        (w[layout.out_bias()] * (QA * QB) as f32).round() as i32,
+    )
+}
+
+/// The evaluation of `sample` by `net` in centipawns, side to move's view, in integers as
+/// the specification says: accumulators summed from i16 columns (in i32), clamp to
+/// [0, QA] squared times the output weight summed in i64, divided by QA, the bias added,
+/// scaled to centipawns; every division truncates toward zero.
+pub fn eval(net: &Network, sample: &Sample) -> i32 {
+    let h = net.hidden();
+    let mut sum: i64 = 0;
+    for side in 0..2 {
+        let mut acc: Vec<i32> = net.ft_bias().iter().map(|&b| i32::from(b)).collect();
+        for &feature in sample.features(side) {
+            let column = &net.ft_weights()[usize::from(feature) * h..][..h];
+            for (a, &w) in acc.iter_mut().zip(column) {
+                *a += i32::from(w);
+            }
+        }
+        let half = &net.out_weights()[side * h..(side + 1) * h];
+        for (&a, &w) in acc.iter().zip(half) {
+            let c = i64::from(a.clamp(0, QA));
+            sum += c * c * i64::from(w);
+        }
+    }
+    let v = sum / i64::from(QA) + i64::from(net.out_bias());
+    (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
+}

@@ -1,0 +1,305 @@
+//! The trainer on small data made here: random playouts labelled with their material
+//! balance, a target a network of any size can learn.
+
+use std::path::{Path, PathBuf};
+
+use cutoff_engine::data::{Header, Outcome, PackedPosition, extend_bytes, write_header};
+use cutoff_engine::nnue::network::Network;
+use cutoff_engine::rng::Rng;
+use cutoff_train::TrainError;
+use cutoff_train::checkpoint::Checkpoint;
+use cutoff_train::optim::Schedule;
+use cutoff_train::quant;
+use cutoff_train::sample::Sample;
+use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
+use shakmaty::{Chess, Color, Position, Role};
+
+/// Plies of each random playout, and every how many plies a position is kept.
+const PLAYOUT_PLIES: usize = 80;
+const KEEP_EVERY: usize = 3;
+
+/// Material from White's view, in centipawns.
+fn material(pos: &Chess) -> i16 {
+    let value = |role| match role {
+        Role::Pawn => 100,
+        Role::Knight | Role::Bishop => 300,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+    };
+    pos.board()
+        .into_iter()
+        .map(|(_, p)| match p.color {
+            Color::White => value(p.role),
+            Color::Black => -value(p.role),
+        })
+        .sum()
+}
+
+/// `count` positions from random playouts (seeded), scored by material, each game's
+/// result the sign of the material of its last kept position.
+fn positions(count: usize, seed: u64) -> Vec<(Chess, PackedPosition)> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Chess::default();
+        let mut game = Vec::new();
+        for ply in 0..PLAYOUT_PLIES {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+            if ply % KEEP_EVERY == 0 {
+                game.push(pos.clone());
+            }
+        }
+        let last = material(game.last().expect("a playout keeps its first ply"));
+        let outcome = match last {
+            m if m > 0 => Outcome::WhiteWins,
+            m if m < 0 => Outcome::BlackWins,
+            _ => Outcome::Draw,
+        };
+        for pos in game {
+            let record = PackedPosition::pack(&pos, material(&pos), outcome);
+            out.push((pos, record));
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// A temporary folder of the test's own, emptied first.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+fn write_data(path: &Path, records: &[PackedPosition]) {
+    let mut bytes = Vec::new();
+    write_header(&mut bytes, &Header::new("cutoff-train test")).expect("header");
+    extend_bytes(&mut bytes, records);
+    std::fs::write(path, bytes).expect("data file");
+}
+
+/// Training and validation files of the material target.
+fn material_data(dir: &Path, train: usize, validation: usize) -> (PathBuf, PathBuf) {
+    let records = |n, seed| -> Vec<PackedPosition> {
+        positions(n, seed).into_iter().map(|(_, r)| r).collect()
+    };
+    let (train_path, validation_path) = (dir.join("train.bin"), dir.join("validation.bin"));
+    write_data(&train_path, &records(train, 1));
+    write_data(&validation_path, &records(validation, 2));
+    (train_path, validation_path)
+}
+
+fn settings(hidden: usize, epochs: u32) -> Settings {
+    Settings {
+        hidden,
+        batch_size: 512,
+        epoch_batches: 40,
+        epochs,
+        learning_rate: 0.01,
+        schedule: Schedule::Cosine { final_rate: 0.0005 },
+        weight_decay: 0.0,
+        wdl: 0.0,
+        eval_scale: 400.0,
+        seed: 7,
+        shuffle_buffer: 5000,
+    }
+}
+
+fn train(trainer: &mut Trainer) {
+    while !trainer.finished() {
+        trainer.run_epoch(&mut |_| {}).expect("epoch");
+    }
+}
+
+#[test]
+fn learns_material() {
+    let dir = folder("material");
+    let (train_path, validation_path) = material_data(&dir, 20_000, 2_000);
+    let mut trainer =
+        Trainer::new(settings(16, 12), &[train_path], Some(&validation_path), 2).expect("trainer");
+    train(&mut trainer);
+    let history = trainer.history();
+    let first = history[0].validation.expect("validation loss");
+    let last = history.last().unwrap().validation.expect("validation loss");
+    assert!(last < first / 4.0, "validation loss {first} -> {last}");
+    // Where the sigmoid is not flat, the network must give the material count.
+    let mut errors = Vec::new();
+    for (_, record) in positions(2_000, 3) {
+        let sample = Sample::new(&record);
+        if sample.score.abs() <= 400 {
+            errors.push((trainer.params().eval_cp(&sample) - f32::from(sample.score)).abs());
+        }
+    }
+    let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+    assert!(
+        errors.len() > 500 && mean < 25.0,
+        "mean error {mean} cp over {} positions",
+        errors.len()
+    );
+}
+
+#[test]
+fn same_seed_and_threads_same_weights() {
+    let dir = folder("determinism");
+    let (train_path, _) = material_data(&dir, 3_000, 10);
+    let run = |seed| {
+        let mut s = settings(8, 2);
+        s.seed = seed;
+        let mut trainer =
+            Trainer::new(s, std::slice::from_ref(&train_path), None, 2).expect("trainer");
+        train(&mut trainer);
+        trainer.params().clone()
+    };
+    let first = run(7);
+    assert_eq!(first, run(7));
+    assert_ne!(first, run(8));
+}
+
+#[test]
+fn resume_equals_an_uninterrupted_run() {
+    let dir = folder("resume");
+    let (train_path, validation_path) = material_data(&dir, 3_000, 500);
+    let data = std::slice::from_ref(&train_path);
+    let mut whole = Trainer::new(settings(8, 3), data, Some(&validation_path), 2).expect("trainer");
+    train(&mut whole);
+
+    let mut first = Trainer::new(settings(8, 3), data, Some(&validation_path), 2).expect("trainer");
+    first.run_epoch(&mut |_| {}).expect("epoch");
+    first.run_epoch(&mut |_| {}).expect("epoch");
+    first.save(&dir).expect("save");
+    drop(first);
+    let checkpoint = Checkpoint::load(&dir.join(CHECKPOINT_NAME)).expect("checkpoint");
+    let mut resumed =
+        Trainer::resume(checkpoint, None, data, Some(&validation_path), 2).expect("resume");
+    assert_eq!(resumed.epoch(), 2);
+    train(&mut resumed);
+    assert_eq!(resumed.checkpoint(), whole.checkpoint());
+
+    // Another data set (here: another size) is refused.
+    let (other, _) = material_data(&folder("resume-other"), 2_000, 10);
+    let checkpoint = Checkpoint::load(&dir.join(CHECKPOINT_NAME)).expect("checkpoint");
+    assert!(matches!(
+        Trainer::resume(checkpoint, None, &[other], None, 2),
+        Err(TrainError::Settings(_))
+    ));
+}
+
+#[test]
+fn outputs_of_an_epoch() {
+    let dir = folder("outputs");
+    let (train_path, validation_path) = material_data(&dir, 2_000, 200);
+    let mut trainer =
+        Trainer::new(settings(8, 1), &[train_path], Some(&validation_path), 1).expect("trainer");
+    train(&mut trainer);
+    trainer.save(&dir).expect("save");
+    let net = std::fs::read(dir.join(Trainer::network_name(1))).expect("network file");
+    assert_eq!(Network::from_bytes(&net).expect("network").hidden(), 8);
+    let svg = std::fs::read_to_string(dir.join(PLOT_NAME)).expect("plot");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("validation"),
+        "{svg}"
+    );
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "temporary files left: {names:?}");
+}
+
+#[test]
+fn quantised_network_matches_the_engine_and_the_floats() {
+    let dir = folder("quantised");
+    let (train_path, _) = material_data(&dir, 5_000, 10);
+    let mut trainer = Trainer::new(settings(32, 3), &[train_path], None, 2).expect("trainer");
+    train(&mut trainer);
+    let net = quant::quantise(trainer.params()).expect("network");
+    let net = Network::from_bytes(&net.to_bytes()).expect("the file reads back");
+    let mut differences = Vec::new();
+    for (pos, record) in positions(3_000, 4) {
+        let sample = Sample::new(&record);
+        let int = quant::eval(&net, &sample);
+        assert_eq!(int, net.evaluate_full(&pos), "{record:?}");
+        differences.push((trainer.params().eval_cp(&sample) - int as f32).abs());
+    }
+    let worst = differences.iter().copied().fold(0.0, f32::max);
+    let mean = differences.iter().sum::<f32>() / differences.len() as f32;
+    assert!(
+        mean < QUANTISATION_MEAN_CP && worst < QUANTISATION_WORST_CP,
+        "float and integer differ by {mean} cp on average, {worst} cp at most"
+    );
+}
+
+/// How far the integer network may stray from the float one, in centipawns. An output
+/// weight is rounded to 1/64, and an active neuron's output (up to 1) times 400 cp
+/// turns that into up to 3 cp a neuron; they mostly cancel, so the mean is small but
+/// a few positions, with many neurons near 1, differ by more.
+const QUANTISATION_MEAN_CP: f32 = 6.0;
+const QUANTISATION_WORST_CP: f32 = 30.0;
+
+#[test]
+fn bad_files_are_refused() {
+    let dir = folder("refused");
+    let (train_path, _) = material_data(&dir, 100, 10);
+    let bytes = std::fs::read(&train_path).unwrap();
+    let refused = |name: &str, bytes: &[u8]| -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        match Trainer::new(settings(8, 1), &[path], None, 1) {
+            Err(TrainError::Data(message)) => message,
+            Err(e) => panic!("{name}: refused for another reason: {e}"),
+            Ok(mut trainer) => match trainer.run_epoch(&mut |_| {}) {
+                Err(TrainError::Data(message)) => message,
+                other => panic!("{name}: not refused: {other:?}"),
+            },
+        }
+    };
+    let message = refused("truncated.bin", &bytes[..bytes.len() - 5]);
+    assert!(
+        message.contains("at byte 3200") && message.contains("truncated"),
+        "{message}"
+    );
+    let message = refused("header.bin", &bytes[..20]);
+    assert!(message.contains("header"), "{message}");
+    let mut wrong = bytes.clone();
+    wrong[0] = b'X';
+    assert!(refused("magic.bin", &wrong).contains("magic"));
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert!(refused("version.bin", &version).contains("version 2"));
+    let mut record = bytes.clone();
+    record[32 + 5 * 32 + 30] = 7; // the sixth record's result byte
+    let message = refused("record.bin", &record);
+    assert!(
+        message.contains("at byte 192") && message.contains("result"),
+        "{message}"
+    );
+    assert!(refused("empty.bin", &bytes[..32]).contains("no positions"));
+    let missing = Trainer::new(settings(8, 1), &[dir.join("missing.bin")], None, 1);
+    assert!(
+        matches!(&missing, Err(TrainError::Data(m)) if m.contains("missing.bin")),
+        "{:?}",
+        missing.err()
+    );
+
+    // Checkpoints: cut short, or one byte changed.
+    let mut trainer = Trainer::new(settings(8, 1), &[train_path], None, 1).expect("trainer");
+    train(&mut trainer);
+    let checkpoint = trainer.checkpoint().to_bytes();
+    let cut = Checkpoint::from_bytes(&checkpoint[..checkpoint.len() - 1]).unwrap_err();
+    assert!(cut.to_string().contains("truncated"), "{cut}");
+    let mut flipped = checkpoint.clone();
+    flipped[1000] ^= 1;
+    let corrupt = Checkpoint::from_bytes(&flipped).unwrap_err();
+    assert!(corrupt.to_string().contains("checksum"), "{corrupt}");
+    assert_eq!(
+        Checkpoint::from_bytes(&checkpoint),
+        Ok(trainer.checkpoint())
+    );
+}
