@@ -106,12 +106,19 @@ impl DataSet {
     }
 
     /// Positions in all the files together.
-    pub fn len(&self) -> u64 {
+    pub fn positions(&self) -> u64 {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    /// The file holding position `index` (below the total), and its index in that file.
+    fn locate(&mut self, mut index: u64) -> (&mut DataFile, u64) {
+        for file in &mut self.files {
+            if index < file.records {
+                return (file, index);
+            }
+            index -= file.records;
+        }
+        unreachable!("an index below the total lies in some file")
     }
 
     /// Appends `count` positions from `start` on (wrapping to the first file after the
@@ -122,25 +129,15 @@ impl DataSet {
         count: u64,
         out: &mut Vec<PackedPosition>,
     ) -> Result<(), TrainError> {
-        let mut index = start % self.len;
+        let total = self.len;
+        let mut index = start % total;
         let mut left = count;
         while left > 0 {
-            let mut first = index;
-            let file = self
-                .files
-                .iter_mut()
-                .find(|f| {
-                    let inside = first < f.records;
-                    if !inside {
-                        first -= f.records;
-                    }
-                    inside
-                })
-                .expect("index below the total lies in some file");
+            let (file, first) = self.locate(index);
             let take = left.min(file.records - first);
             file.read(first, take, out)?;
             left -= take;
-            index = (index + take) % self.len;
+            index = (index + take) % total;
         }
         Ok(())
     }
@@ -163,7 +160,7 @@ pub struct Shuffled {
 impl Shuffled {
     /// `buffer` positions (at least 1) are shuffled together; never more than the data has.
     pub fn new(data: DataSet, seed: u64, buffer: u64) -> Shuffled {
-        let capacity = buffer.clamp(1, data.len());
+        let capacity = buffer.clamp(1, data.positions());
         Shuffled {
             data,
             seed,
@@ -174,18 +171,15 @@ impl Shuffled {
     }
 
     /// Positions in the data.
-    pub fn len(&self) -> u64 {
-        self.data.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+    pub fn positions(&self) -> u64 {
+        self.data.positions()
     }
 
     fn refill(&mut self, fill: u64) -> Result<(), TrainError> {
         self.buffer.clear();
         self.fill = None;
-        let start = fill.wrapping_mul(self.capacity) % self.data.len();
+        let start = (u128::from(fill) * u128::from(self.capacity)
+            % u128::from(self.data.positions())) as u64;
         self.data.read(start, self.capacity, &mut self.buffer)?;
         let mut rng = Rng::new(fill_seed(self.seed, fill));
         // Fisher-Yates.

@@ -142,11 +142,11 @@ impl Trainer {
             validation,
             threads,
         )?;
-        if trainer.data.len() != checkpoint.data_positions {
+        if trainer.data.positions() != checkpoint.data_positions {
             return Err(TrainError::Settings(format!(
                 "the checkpoint's run trained on {} positions, these files hold {}",
                 checkpoint.data_positions,
-                trainer.data.len()
+                trainer.data.positions()
             )));
         }
         Ok(trainer)
@@ -220,7 +220,7 @@ impl Trainer {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             settings: self.settings.clone(),
-            data_positions: self.data.len(),
+            data_positions: self.data.positions(),
             params: self.params.clone(),
             adam: self.adam.clone(),
             history: self.history.clone(),
@@ -298,7 +298,7 @@ impl Trainer {
     }
 
     /// The mean loss over the whole validation file, if there is one.
-    pub fn validation_loss(&mut self) -> Result<Option<f64>, TrainError> {
+    fn validation_loss(&mut self) -> Result<Option<f64>, TrainError> {
         let Some(mut validation) = self.validation.take() else {
             return Ok(None);
         };
@@ -306,10 +306,10 @@ impl Trainer {
         let mut total = 0.0;
         let mut start = 0;
         let result = loop {
-            if start >= validation.len() {
-                break Ok(Some(total / validation.len() as f64));
+            if start >= validation.positions() {
+                break Ok(Some(total / validation.positions() as f64));
             }
-            let count = self.settings.batch_size.min(validation.len() - start);
+            let count = self.settings.batch_size.min(validation.positions() - start);
             records.clear();
             if let Err(e) = validation.read(start, count, &mut records) {
                 break Err(e);
