@@ -313,3 +313,50 @@ fn bad_files_are_refused() {
         Ok(trainer.checkpoint())
     );
 }
+
+#[test]
+fn files_are_one_stream_shuffled_a_buffer_at_a_time() {
+    use cutoff_train::loader::{DataSet, Shuffled};
+    const FILES: [i16; 2] = [5, 7];
+    const BUFFER: u64 = 4;
+    let dir = folder("stream");
+    let mut paths = Vec::new();
+    let mut score = 0;
+    for (i, len) in FILES.into_iter().enumerate() {
+        let records: Vec<PackedPosition> = (0..len)
+            .map(|_| {
+                score += 1;
+                PackedPosition::pack(&Chess::default(), score - 1, Outcome::Draw)
+            })
+            .collect();
+        paths.push(dir.join(format!("part{i}.bin")));
+        write_data(paths.last().unwrap(), &records);
+    }
+    let total = (FILES[0] + FILES[1]) as u64;
+    let mut stream = Shuffled::new(DataSet::open(&paths).expect("data"), 9, BUFFER);
+    let mut batch = Vec::new();
+    let mut seen = Vec::new();
+    for first in (0..3 * total).step_by(3) {
+        stream.batch(first, 3, &mut batch).expect("batch");
+        seen.extend(batch.iter().map(|r| r.white_score() as u64));
+    }
+    // Each fill of the buffer is a permutation of the next BUFFER positions of the
+    // stream, which wraps from the last file to the first.
+    for (fill, chunk) in seen.chunks(BUFFER as usize).enumerate() {
+        let mut sorted = chunk.to_vec();
+        sorted.sort_unstable();
+        let start = fill as u64 * BUFFER;
+        let expected: Vec<u64> = (start..start + BUFFER).map(|n| n % total).collect();
+        assert_eq!(sorted, expected, "fill {fill}");
+    }
+    assert_ne!(
+        seen[..total as usize],
+        (0..total).collect::<Vec<_>>(),
+        "not shuffled"
+    );
+    // A batch depends on its position in the stream only, not on what was read before.
+    let mut fresh = Shuffled::new(DataSet::open(&paths).expect("data"), 9, BUFFER);
+    fresh.batch(17, 5, &mut batch).expect("batch");
+    let scores: Vec<u64> = batch.iter().map(|r| r.white_score() as u64).collect();
+    assert_eq!(scores, seen[17..22]);
+}
