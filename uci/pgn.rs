@@ -253,6 +253,27 @@ mod tests {
             ("book", None),
             ("White wins by adjudication", None),
             ("", None),
+            // As fastchess 74deac2 wrote them with `-pgnout nodes=true seldepth=true
+            // nps=true` (scripts/genfens_e2e.sh): its mate scores count plies, the last
+            // move's comment ends with the termination, and a move the engine sent no
+            // score for gets an empty score.
+            (
+                "+0.88/6 0.300s, n=3491, sd=9, nps=11636",
+                Some(CommentScore::Centipawns(88)),
+            ),
+            (
+                "-0.63/7 0.034s, n=2706, sd=8, nps=180400, Black wins by adjudication",
+                Some(CommentScore::Centipawns(-63)),
+            ),
+            (
+                "0.00/7 0.002s, n=3650, sd=12, nps=3650000",
+                Some(CommentScore::Centipawns(0)),
+            ),
+            (
+                "-M8/13 0.000s, n=4409, sd=13, nps=4409000, White wins by adjudication",
+                Some(CommentScore::Mate),
+            ),
+            ("/0 0.000s, n=0, sd=0, nps=0", None),
         ] {
             assert_eq!(comment_score(comment), score, "{comment}");
         }
