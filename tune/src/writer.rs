@@ -38,7 +38,7 @@ pub fn weights_source(
             let _ = writeln!(out, "//! {line}");
         }
     }
-    out.push_str("\nuse super::{Score, s};\n");
+    out.push_str("\nuse super::tapered::{Score, s};\n");
     for group in &GROUPS {
         let weights = &linear[group.offset..group.offset + group.weights.len()];
         let _ = write!(out, "\n/// {}\n", group.doc);
@@ -99,7 +99,7 @@ mod tests {
         linear[features::TEMPO] = Score { mg: -123, eg: 4567 };
         linear[features::PST + 64 + 63] = Score { mg: 1, eg: -2 };
         let source = weights_source(&[], &linear, &[1, -2, 30, 400, 5, 6, 7, 8]);
-        assert!(source.starts_with("\nuse super::{Score, s};\n"));
+        assert!(source.starts_with("\nuse super::tapered::{Score, s};\n"));
         assert!(source.contains("pub const TEMPO: Score = s(-123, 4567);\n"));
         // h8, the knight table's last square, ends its eighth row.
         let knight = source.split("pub const KNIGHT_PST").nth(1).unwrap();

@@ -8,8 +8,68 @@
 //!
 //! The one nonlinear term, king danger, is not in this list: see [`super::king`].
 
+use super::tapered::Score;
 use super::weights as w;
-use super::{Score, Term};
+
+/// The rows of the evaluation breakdown shown by the UCI `eval` command; each feature
+/// table counts towards one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// Material and piece-square tables.
+    Material,
+    /// Safe squares attacked by knights, bishops, rooks and queens.
+    Mobility,
+    /// Doubled, isolated and backward pawns.
+    Pawns,
+    /// Passed pawns: rank, free path, king proximity.
+    PassedPawns,
+    /// Pawn shield and attacks on the king zone.
+    KingSafety,
+    /// Bishops on both square colours.
+    BishopPair,
+    /// Rooks on open and half-open files.
+    Rooks,
+    /// Knights and bishops on outposts or behind a pawn.
+    Minors,
+    /// Enemy pieces attacked by pawns, minors and rooks; hanging pieces.
+    Threats,
+    /// Bonus for the side to move.
+    Tempo,
+}
+
+impl Term {
+    /// Number of terms.
+    pub const COUNT: usize = 10;
+    /// All terms, in display order.
+    pub const ALL: [Term; Term::COUNT] = [
+        Term::Material,
+        Term::Mobility,
+        Term::Pawns,
+        Term::PassedPawns,
+        Term::KingSafety,
+        Term::BishopPair,
+        Term::Rooks,
+        Term::Minors,
+        Term::Threats,
+        Term::Tempo,
+    ];
+
+    /// Human-readable name of the term.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "Material+PST",
+            Term::Mobility => "Mobility",
+            Term::Pawns => "Pawns",
+            Term::PassedPawns => "Passed pawns",
+            Term::KingSafety => "King safety",
+            Term::BishopPair => "Bishop pair",
+            Term::Rooks => "Rooks/open files",
+            Term::Minors => "Minor pieces",
+            Term::Threats => "Threats",
+            Term::Tempo => "Tempo",
+        }
+    }
+}
 
 /// One named table of weights, as it appears in the generated weights file.
 pub struct Group {

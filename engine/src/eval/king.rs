@@ -8,15 +8,15 @@
 //! sum, because a lone attacker rarely mates while several together often do. The tuner differentiates through it explicitly
 //! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
 
-use shakmaty::{Bitboard, Color, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, Square, attacks};
 
-use super::pieces::Attacks;
-use super::{Acc, Ctx, Score, Tracer, features, file_mask, ranks_ahead, relative_rank, weights};
+use super::attacks::{Attacks, Ctx, KING_UNITS, KingAttack};
+use super::geometry::{file_mask, ranks_ahead, relative_rank};
+use super::tapered::Score;
+use super::tracer::{Acc, Tracer};
+use super::{features, weights};
 
-/// Inputs of the attack units: king-zone squares attacked by knights, bishops, rooks and
-/// queens, then safe checks by knights, bishops, rooks and queens.
-pub const KING_UNITS: usize = 8;
-/// Where the safe checks start among the inputs.
+/// Where the safe checks start among the inputs of [`KingAttack`].
 const SAFE_CHECKS: usize = 4;
 
 /// Fewer attackers than this on the king zone count as no danger.
@@ -27,33 +27,6 @@ pub const KING_DANGER_DIVISOR: i32 = 64;
 pub const KING_DANGER_MAX: i32 = 500;
 /// ... and the endgame penalty is the middlegame one divided by this.
 pub const KING_DANGER_EG_DIVISOR: i32 = 8;
-
-/// The attacks on one side's king zone, gathered while counting the other side's
-/// mobility.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KingAttack {
-    /// Pieces attacking at least one square of the zone.
-    pub attackers: i32,
-    /// The counts the attack units weigh, in [`KING_UNITS`] order.
-    pub inputs: [i32; KING_UNITS],
-}
-
-impl KingAttack {
-    /// A piece of `role` attacking `hits` squares of the zone.
-    #[inline(always)]
-    pub(super) fn add(&mut self, role: Role, hits: i32) {
-        if hits > 0 {
-            self.attackers += 1;
-            self.inputs[role as usize - 2] += hits;
-        }
-    }
-
-    /// Attack units under the given per-role weights.
-    #[inline(always)]
-    pub fn units(&self, weights: &[i32; KING_UNITS]) -> i32 {
-        self.inputs.iter().zip(weights).map(|(n, w)| n * w).sum()
-    }
-}
 
 /// The king-danger score of the side whose king suffers `attack`, under the per-role
 /// attack-unit `weights`. Zero (no danger) below [`KING_DANGER_MIN_ATTACKERS`].
@@ -100,7 +73,7 @@ fn nearest(pawns: Bitboard, color: Color) -> Option<Square> {
 
 /// The pawns around `color`'s king: its shield and open files, enemy pawns storming the
 /// shield files, and (for the endgame) its distance to the nearest pawn. Depends on the
-/// pawns and the king's square alone, so that [`super::PawnTable`] can keep it.
+/// pawns and the king's square alone, so that [`super::pawn_table::PawnTable`] can keep it.
 #[inline(always)]
 pub(super) fn king_shelter<T: Tracer>(ctx: &Ctx, color: Color, acc: &mut Acc<T>) {
     let Some(king) = ctx.kings[color as usize] else {

@@ -2,7 +2,9 @@
 
 use shakmaty::{Color, Role};
 
-use super::{Acc, Tracer, features, relative};
+use super::features;
+use super::geometry::relative;
+use super::tracer::{Acc, Tracer};
 
 /// Counts each of `color`'s pieces once as material (kings excepted: both sides always
 /// have one) and once on its square, seen from `color`'s side of the board.

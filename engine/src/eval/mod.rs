@@ -17,240 +17,58 @@
 //! king's distance to the pawns); tempo is counted here. [`scaling`] then shrinks the endgame part in
 //! material balances that are drawn more often than their score says.
 //!
+//! The modules import downwards only, each from those listed after it:
+//! - this file: the entry points and [`EvalTrace`];
+//! - [`pawn_table`]: the cache of [`pawns`]' structure and [`king`]'s shelter;
+//! - the terms: [`material`], [`pawns`], [`pieces`], [`threats`], [`king`] (none imports
+//!   another: what one gathers for the others lives in [`attacks`]);
+//! - [`tracer`]: how a term reports a count;
+//! - [`attacks`]: the board context and the attack maps the terms share;
+//! - [`features`], then [`weights`]: the weights as one list and as the tuner wrote them;
+//! - [`geometry`]: masks and squares seen from one side;
+//! - [`tapered`]: the (middlegame, endgame) [`Score`] and the game phase;
+//! - [`scaling`]: the endgame scale (it needs only the board).
+//!
 //! [`evaluate`] and [`trace`] share a single code path: the evaluation is generic over a
 //! `Tracer` that is told every feature count. [`evaluate`] uses a no-op tracer (no
 //! allocation, no formatting); [`trace`] records the counts into an [`EvalTrace`], which
 //! replays them against the weights. King danger is the one nonlinear term (quadratic in
 //! the attack units): the trace records its inputs and replays it with the same function.
 
+mod attacks;
 pub mod features;
+mod geometry;
 mod king;
 mod material;
+mod pawn_table;
 mod pawns;
 mod pieces;
 pub mod scaling;
+mod tapered;
 mod threats;
+mod tracer;
 pub mod weights;
 
 use std::fmt;
-use std::ops::{Add, AddAssign, Neg, Sub};
 
-use shakmaty::{Bitboard, Chess, Color, Position, Square, attacks};
+use shakmaty::{Chess, Color, Position};
 
+pub use attacks::{KING_UNITS, KingAttack};
+pub use features::Term;
 pub use king::{
     KING_DANGER_DIVISOR, KING_DANGER_EG_DIVISOR, KING_DANGER_MAX, KING_DANGER_MIN_ATTACKERS,
-    KING_UNITS, KingAttack,
 };
-pub use pawns::PawnTable;
+pub use pawn_table::PawnTable;
 pub use scaling::SCALE_NORMAL;
+pub use tapered::{MAX_PHASE, PHASE_WEIGHTS, Score, s};
 
-/// Game-phase weight per role (pawn, knight, bishop, rook, queen, king).
-pub const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// Game phase with all pieces on the board; the phase is clamped to this value.
-pub const MAX_PHASE: i32 = 24;
-
-// ---------------------------------------------------------------------------------------
-// Scores and terms.
-// ---------------------------------------------------------------------------------------
-
-/// A (middlegame, endgame) score pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    /// Middlegame part.
-    pub mg: i32,
-    /// Endgame part.
-    pub eg: i32,
-}
-
-/// A (middlegame, endgame) pair; short, because the weights file is a wall of them.
-pub const fn s(mg: i32, eg: i32) -> Score {
-    Score { mg, eg }
-}
-
-impl Score {
-    /// (0, 0).
-    pub const ZERO: Score = Score { mg: 0, eg: 0 };
-
-    /// The pair times an integer count.
-    #[inline(always)]
-    pub const fn times(self, n: i32) -> Score {
-        Score {
-            mg: self.mg * n,
-            eg: self.eg * n,
-        }
-    }
-
-    /// Blends mg and eg by `phase` (0..=MAX_PHASE), the endgame part first multiplied by
-    /// `scale` / [`SCALE_NORMAL`] (see [`scaling`]). Divisions truncate toward zero, so
-    /// `taper(-s) == -taper(s)`, which keeps the evaluation colour symmetric.
-    #[inline(always)]
-    pub const fn taper(self, phase: i32, scale: i32) -> i32 {
-        let eg = self.eg * scale / SCALE_NORMAL;
-        (self.mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
-    }
-
-    /// The side this pair's endgame part favours (White when it is zero): the side whose
-    /// endgame scale applies.
-    #[inline(always)]
-    pub const fn endgame_favours(self) -> Color {
-        if self.eg >= 0 {
-            Color::White
-        } else {
-            Color::Black
-        }
-    }
-}
-
-impl Add for Score {
-    type Output = Score;
-    #[inline(always)]
-    fn add(self, o: Score) -> Score {
-        Score {
-            mg: self.mg + o.mg,
-            eg: self.eg + o.eg,
-        }
-    }
-}
-
-impl AddAssign for Score {
-    #[inline(always)]
-    fn add_assign(&mut self, o: Score) {
-        self.mg += o.mg;
-        self.eg += o.eg;
-    }
-}
-
-impl Sub for Score {
-    type Output = Score;
-    #[inline(always)]
-    fn sub(self, o: Score) -> Score {
-        Score {
-            mg: self.mg - o.mg,
-            eg: self.eg - o.eg,
-        }
-    }
-}
-
-impl Neg for Score {
-    type Output = Score;
-    #[inline(always)]
-    fn neg(self) -> Score {
-        Score {
-            mg: -self.mg,
-            eg: -self.eg,
-        }
-    }
-}
-
-/// The rows of the evaluation breakdown shown by the UCI `eval` command; each feature
-/// table counts towards one of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Term {
-    /// Material and piece-square tables.
-    Material,
-    /// Safe squares attacked by knights, bishops, rooks and queens.
-    Mobility,
-    /// Doubled, isolated and backward pawns.
-    Pawns,
-    /// Passed pawns: rank, free path, king proximity.
-    PassedPawns,
-    /// Pawn shield and attacks on the king zone.
-    KingSafety,
-    /// Bishops on both square colours.
-    BishopPair,
-    /// Rooks on open and half-open files.
-    Rooks,
-    /// Knights and bishops on outposts or behind a pawn.
-    Minors,
-    /// Enemy pieces attacked by pawns, minors and rooks; hanging pieces.
-    Threats,
-    /// Bonus for the side to move.
-    Tempo,
-}
-
-impl Term {
-    /// Number of terms.
-    pub const COUNT: usize = 10;
-    /// All terms, in display order.
-    pub const ALL: [Term; Term::COUNT] = [
-        Term::Material,
-        Term::Mobility,
-        Term::Pawns,
-        Term::PassedPawns,
-        Term::KingSafety,
-        Term::BishopPair,
-        Term::Rooks,
-        Term::Minors,
-        Term::Threats,
-        Term::Tempo,
-    ];
-
-    /// Human-readable name of the term.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Term::Material => "Material+PST",
-            Term::Mobility => "Mobility",
-            Term::Pawns => "Pawns",
-            Term::PassedPawns => "Passed pawns",
-            Term::KingSafety => "King safety",
-            Term::BishopPair => "Bishop pair",
-            Term::Rooks => "Rooks/open files",
-            Term::Minors => "Minor pieces",
-            Term::Threats => "Threats",
-            Term::Tempo => "Tempo",
-        }
-    }
-}
+use attacks::{Attacks, Ctx};
+use geometry::per_color;
+use tracer::{Acc, NoTrace, Tracer};
 
 // ---------------------------------------------------------------------------------------
-// Tracing.
+// The trace.
 // ---------------------------------------------------------------------------------------
-
-/// Receives every feature count the evaluation makes.
-trait Tracer {
-    fn count(&mut self, feature: usize, color: Color, n: i32);
-    fn king_attack(&mut self, king: Color, attack: KingAttack);
-    fn phase(&mut self, phase: i32, turn: Color);
-}
-
-/// The tracer used by [`evaluate`]: records nothing.
-struct NoTrace;
-
-impl Tracer for NoTrace {
-    #[inline(always)]
-    fn count(&mut self, _: usize, _: Color, _: i32) {}
-    #[inline(always)]
-    fn king_attack(&mut self, _: Color, _: KingAttack) {}
-    #[inline(always)]
-    fn phase(&mut self, _: i32, _: Color) {}
-}
-
-/// The running total plus the tracer. Every feature goes through [`Acc::add`], so the
-/// total and the trace cannot disagree about a count.
-///
-/// The total is White's minus Black's, one pair the compiler keeps in registers: with a
-/// pair per colour, indexed by a colour known only at run time, every term was a
-/// read-modify-write of memory, each waiting on the one before.
-struct Acc<'a, T: Tracer> {
-    net: Score,
-    tracer: &'a mut T,
-}
-
-impl<T: Tracer> Acc<'_, T> {
-    /// `n` occurrences of `feature` for `color`.
-    #[inline(always)]
-    fn add(&mut self, feature: usize, color: Color, n: i32) {
-        self.add_score(color, features::WEIGHTS[feature].times(n));
-        self.tracer.count(feature, color, n);
-    }
-
-    /// A score for `color` that is not one feature's (the nonlinear king danger, terms
-    /// replayed from the pawn table).
-    #[inline(always)]
-    fn add_score(&mut self, color: Color, score: Score) {
-        self.net += if color.is_white() { score } else { -score };
-    }
-}
 
 /// The evaluation as feature counts, as returned by [`trace`]: enough to replay it with
 /// any weights (the tuner does), and to print a breakdown by [`Term`] for the UCI `eval`
@@ -338,12 +156,6 @@ impl EvalTrace {
     /// Tapered total from the side to move's point of view; equals [`evaluate`].
     pub fn total_side_to_move(&self) -> i32 {
         from_white_view(self.total_white(), self.turn)
-    }
-}
-
-impl From<(i32, i32)> for Score {
-    fn from((mg, eg): (i32, i32)) -> Score {
-        Score { mg, eg }
     }
 }
 
@@ -472,135 +284,26 @@ pub fn trace(pos: &Chess) -> EvalTrace {
     t
 }
 
-// ---------------------------------------------------------------------------------------
-// Shared geometry.
-// ---------------------------------------------------------------------------------------
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-
-const fn file_mask(file: usize) -> u64 {
-    FILE_A << file
-}
-
-const fn adjacent_files_mask(file: usize) -> u64 {
-    let west = if file > 0 { file_mask(file - 1) } else { 0 };
-    let east = if file < 7 { file_mask(file + 1) } else { 0 };
-    west | east
-}
-
-/// All squares on ranks strictly in front of `rank` (absolute rank index) from the
-/// point of view of the given colour (`white`).
-const fn ranks_ahead(white: bool, rank: usize) -> u64 {
-    if white {
-        if rank >= 7 {
-            0
-        } else {
-            !0u64 << (8 * (rank + 1))
-        }
-    } else if rank == 0 {
-        0
-    } else {
-        !0u64 >> (64 - 8 * rank)
-    }
-}
-
+/// A score from White's view as seen by `turn`.
 #[inline(always)]
 fn from_white_view(score: i32, turn: Color) -> i32 {
     if turn.is_white() { score } else { -score }
-}
-
-/// `sq` as seen from `color`'s side of the board (a1 = own queen-side corner).
-#[inline(always)]
-fn relative(sq: Square, color: Color) -> usize {
-    if color.is_white() {
-        sq.to_usize()
-    } else {
-        sq.flip_vertical().to_usize()
-    }
-}
-
-#[inline(always)]
-fn relative_rank(sq: Square, color: Color) -> usize {
-    color.relative_rank(sq.rank()).to_usize()
-}
-
-/// One square towards the opponent, as a bitboard shift.
-#[inline(always)]
-const fn forward(color: Color) -> i32 {
-    if color.is_white() { 8 } else { -8 }
-}
-
-/// `[f(Black), f(White)]`, indexed by `Color as usize`. With `f` marked
-/// `#[inline(always)]` it is compiled as two copies, each for a colour known when
-/// compiled: the colour tests and the arrays indexed by colour inside cost nothing then.
-/// (A loop over the two colours left them to run time: the evaluation took a third
-/// longer, `cargo bench --bench engine -- eval`.)
-#[inline(always)]
-fn per_color<T>(mut f: impl FnMut(Color) -> T) -> [T; 2] {
-    [f(Color::Black), f(Color::White)]
-}
-
-/// All squares attacked by the pawns of `color` in `pawns`.
-#[inline(always)]
-fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
-    const NOT_A: u64 = !FILE_A;
-    const NOT_H: u64 = !(FILE_A << 7);
-    let p = pawns.0;
-    Bitboard(if color.is_white() {
-        ((p & NOT_A) << 7) | ((p & NOT_H) << 9)
-    } else {
-        ((p & NOT_A) >> 9) | ((p & NOT_H) >> 7)
-    })
 }
 
 // ---------------------------------------------------------------------------------------
 // The evaluation.
 // ---------------------------------------------------------------------------------------
 
-/// What the evaluation of each side needs to know about the board.
-struct Ctx {
-    occupied: Bitboard,
-    /// `[color as usize]`
-    by_color: [Bitboard; 2],
-    pawns: [Bitboard; 2],
-    pawn_attacks: [Bitboard; 2],
-    kings: [Option<Square>; 2],
-    /// Squares around each king (plus the three in front of that ring).
-    king_zone: [Bitboard; 2],
-}
-
 #[inline(always)]
 fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut PawnTable>) -> i32 {
     let board = pos.board();
     let turn = pos.turn();
-    let by_color = [board.black(), board.white()];
-    let pawns = [board.pawns() & by_color[0], board.pawns() & by_color[1]];
-    let kings = [board.king_of(Color::Black), board.king_of(Color::White)];
-    let zone = |c: Color| {
-        kings[c as usize].map_or(Bitboard::EMPTY, |k| {
-            let ring = attacks::king_attacks(k).with(k);
-            ring | ring.shift(forward(c))
-        })
-    };
-    let ctx = Ctx {
-        occupied: board.occupied(),
-        by_color,
-        pawns,
-        pawn_attacks: [
-            pawn_attacks_bb(Color::Black, pawns[0]),
-            pawn_attacks_bb(Color::White, pawns[1]),
-        ],
-        kings,
-        king_zone: [zone(Color::Black), zone(Color::White)],
-    };
+    let ctx = Ctx::new(board);
 
-    let mut acc = Acc {
-        net: Score::ZERO,
-        tracer,
-    };
+    let mut acc = Acc::new(tracer);
     // king_attack[c] = attacks on c's king zone; attacks[c] = squares c attacks.
     let mut king_attack = [KingAttack::default(); 2];
-    let mut attacks = [pieces::Attacks::default(); 2];
+    let mut attacks = [Attacks::default(); 2];
     let passed = match pawn_table {
         Some(table) => table.structure(&ctx, crate::board::pawn_key(board), &mut acc.net),
         None => per_color(
@@ -647,8 +350,9 @@ fn eval_with<T: Tracer>(pos: &Chess, tracer: &mut T, pawn_table: Option<&mut Paw
 
 #[cfg(test)]
 mod tests {
+    use super::geometry::pawn_attacks_bb;
     use super::*;
-    use shakmaty::{CastlingMode, EnPassantMode, fen::Fen};
+    use shakmaty::{Bitboard, CastlingMode, EnPassantMode, attacks, fen::Fen};
 
     fn from_fen(fen: &str) -> Chess {
         fen.parse::<Fen>()

@@ -5,18 +5,10 @@
 
 use shakmaty::{Bitboard, Color, Role, Square, attacks};
 
-use super::{
-    Acc, Ctx, KingAttack, Tracer, features, forward, pawns::out_of_pawn_reach, relative_rank,
-};
-
-/// The squares one side attacks, by kind of attacker.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Attacks {
-    /// By knights, bishops, rooks and queens.
-    pub by_role: [Bitboard; 4],
-    /// By anything, pawns and king included.
-    pub all: Bitboard,
-}
+use super::attacks::{Attacks, Ctx, KingAttack};
+use super::features;
+use super::geometry::{forward, out_of_pawn_reach, relative_rank};
+use super::tracer::{Acc, Tracer};
 
 /// An outpost: relative rank 4 to 6, defended by an own pawn, and no enemy pawn left
 /// that could ever chase the piece away.

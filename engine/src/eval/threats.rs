@@ -4,8 +4,10 @@
 
 use shakmaty::{Bitboard, Color, Rank, Role};
 
-use super::pieces::Attacks;
-use super::{Acc, Ctx, Tracer, features, forward, pawn_attacks_bb};
+use super::attacks::{Attacks, Ctx};
+use super::features;
+use super::geometry::{forward, pawn_attacks_bb};
+use super::tracer::{Acc, Tracer};
 
 /// Counts `color`'s threats against the other side; `attacks` is indexed by colour.
 #[inline(always)]

@@ -7,7 +7,7 @@
 //! Command: `cutoff tune data/selfplay-25f-seed5.txt --epochs 100 --lambda 0.5 --learning-rate 0.25 --batch-size 16384`.
 //! K = 0.006734; loss 0.02950718 at the start, 0.02862937 with these weights.
 
-use super::{Score, s};
+use super::tapered::{Score, s};
 
 /// Material per role: pawn, knight, bishop, rook, queen.
 #[rustfmt::skip]
