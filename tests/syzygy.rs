@@ -1,16 +1,20 @@
 //! Syzygy tablebases through the library: won endings converted within the fifty-move
-//! rule, draws kept, the root moves ranked, probes inside the tree, damaged files.
+//! rule, draws kept, the root moves ranked, probes inside the tree, damaged files; and
+//! the `Syzygy50MoveRule` option through the built binary over UCI.
 //!
 //! Every verdict is checked against the tables read directly with `shakmaty-syzygy`,
 //! not against the engine's own use of them. The tables are the few small files in
 //! tests/data/syzygy (provenance in its README).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use common::Engine;
 use cutoff_engine::board::Board;
 use cutoff_engine::limits::Limits;
-use cutoff_engine::score::{DRAW, TB_WIN};
+use cutoff_engine::score::{DRAW, TB_CURSED_WIN, TB_WIN};
 use cutoff_engine::search::{SearchOptions, SearchResult, Searcher, SyzygyOptions};
 use cutoff_engine::tablebase::{RootMethod, Tablebases};
 use shakmaty::{Chess, Position};
@@ -120,6 +124,73 @@ fn kqvk_and_krvk_are_mated_within_the_fifty_move_rule() {
         let last = *clocks.last().expect("a move");
         assert!(last <= 99, "{fen}: mate played on halfmove {last}");
     }
+}
+
+/// The `cp` score of a UCI `info` line (None for a mate score or no score).
+fn cp_of(info: &str) -> Option<i32> {
+    let mut words = info.split(' ');
+    words.find(|&w| w == "score")?;
+    match (words.next(), words.next()) {
+        (Some("cp"), Some(n)) => n.parse().ok(),
+        _ => None,
+    }
+}
+
+/// `Syzygy50MoveRule` over UCI, through the built binary. KRvK at DTZ 27: with 60 plies
+/// on the clock the mate comes in time (a win either way); with 80 the fifty-move rule
+/// ends the game first, a cursed win, which the option on scores as a draw (nudged
+/// towards the side the tables favour) and off as the tables' win.
+#[test]
+fn syzygy_50_move_rule_over_uci_draws_a_cursed_win() {
+    let fen = |clock: u32| format!("8/8/8/4k3/8/8/8/4K2R w - - {clock} 60");
+    let referee = referee();
+    let wdl_at = |clock| {
+        wdl(
+            &referee,
+            Board::from_fen(&fen(clock), false).expect("FEN").pos(),
+        )
+    };
+    assert_eq!(wdl_at(0), AmbiguousWdl::Win);
+    assert_eq!(wdl_at(60), AmbiguousWdl::Win);
+    assert_eq!(wdl_at(80), AmbiguousWdl::CursedWin);
+
+    // The tables' win one ply from the root, as `info` prints it.
+    let win = TB_WIN - 1;
+    assert_eq!(win, 31_870);
+    assert_eq!(TB_CURSED_WIN, 2);
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        data_dir().display()
+    ));
+    let loaded = e.sync();
+    assert_eq!(
+        loaded.last().map(String::as_str),
+        Some("info string Syzygy: 10 tables in all, endings of up to 4 pieces"),
+        "{loaded:?}"
+    );
+    for (rule50, clock, expected) in [
+        ("true", 80, TB_CURSED_WIN),
+        ("false", 80, win),
+        ("true", 60, win),
+        ("false", 60, win),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("setoption name Syzygy50MoveRule value {rule50}"));
+        e.send(&format!("position fen {}", fen(clock)));
+        let lines = e.go("go depth 6");
+        let scores: Vec<Option<i32>> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| cp_of(l))
+            .collect();
+        assert_eq!(
+            scores,
+            vec![Some(expected); 6],
+            "Syzygy50MoveRule {rule50}, clock {clock}: {lines:?}"
+        );
+    }
+    e.quit();
 }
 
 #[test]
