@@ -46,11 +46,8 @@ pub fn comment_score(comment: &str) -> Option<CommentScore> {
     let first = comment.split_whitespace().next()?;
     let value = first.split('/').next()?.trim_end_matches(',');
     let unsigned = value.trim_start_matches(['+', '-']);
-    if unsigned.starts_with('M') || unsigned.starts_with('#') {
-        return unsigned[1..]
-            .parse::<u32>()
-            .ok()
-            .map(|_| CommentScore::Mate);
+    if let Some(moves) = unsigned.strip_prefix(['M', '#']) {
+        return moves.parse::<u32>().ok().map(|_| CommentScore::Mate);
     }
     if !unsigned.starts_with(|c: char| c.is_ascii_digit()) {
         return None;

@@ -70,8 +70,11 @@ pub const POSITIONS: &[&str] = &[
 
 /// One bench position's result.
 pub struct BenchLine {
+    /// The position searched.
     pub fen: &'static str,
+    /// Nodes the search of this position visited.
     pub nodes: u64,
+    /// How long it took.
     pub time: Duration,
 }
 

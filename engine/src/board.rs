@@ -268,16 +268,19 @@ impl Board {
         self.top().key
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.top().pos.turn()
     }
 
+    /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
         self.top().pos.is_check()
     }
 
+    /// Every legal move of the side to move.
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         self.top().pos.legal_moves()

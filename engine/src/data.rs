@@ -51,8 +51,11 @@ const BLACK_TO_MOVE: u8 = 0x80;
 /// A game's result, from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// White won (1-0).
     WhiteWins,
+    /// A draw (1/2-1/2).
     Draw,
+    /// Black won (0-1).
     BlackWins,
 }
 
@@ -117,6 +120,7 @@ impl Outcome {
 pub struct DataError {
     /// Offset of the header or record at fault, from the start of the stream.
     pub offset: u64,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -138,6 +142,7 @@ fn error(offset: u64, message: impl Into<String>) -> DataError {
 /// The file header: the format version and the engine that wrote the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The engine and version that wrote the file.
     pub generator: String,
 }
 
@@ -221,8 +226,11 @@ impl std::fmt::Debug for PackedPosition {
 /// A record unpacked: the position, its score and its game's result (White's view both).
 #[derive(Clone, Debug)]
 pub struct Sample {
+    /// The position.
     pub board: Board,
+    /// The search's score of the position, in centipawns from White's view.
     pub white_score: i16,
+    /// The game's result.
     pub outcome: Outcome,
 }
 

@@ -45,12 +45,15 @@ pub const MAX_OPENING_TRIES: usize = 1_000;
 /// A game is won once both sides' scores agree it is: WIN_PLIES consecutive searches (both
 /// sides' moves, since plies alternate) score at least WIN_SCORE for the same side.
 pub const WIN_SCORE: i32 = 1_000;
+/// The run of searches that must agree on a win (see [`WIN_SCORE`]).
 pub const WIN_PLIES: usize = 4;
 /// A game is drawn once DRAW_PLIES consecutive searches score within ±DRAW_SCORE, from
 /// the DRAW_MIN_PLY-th search of the game on (earlier, a level score is no sign the game
 /// is a dead draw).
 pub const DRAW_SCORE: i32 = 10;
+/// The run of level scores that draws a game (see [`DRAW_SCORE`]).
 pub const DRAW_PLIES: usize = 10;
+/// The search of the game from which level scores start to count (see [`DRAW_SCORE`]).
 pub const DRAW_MIN_PLY: usize = 72;
 
 /// The positions of a game's first SKIPPED_PLIES searches are not written: they still
@@ -91,11 +94,15 @@ impl Settings {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
+    /// The side to move was mated.
     Checkmate,
+    /// The side to move had no legal move and was not in check.
     Stalemate,
     /// The same position a third time.
     Repetition,
+    /// A hundred plies without a capture or pawn move.
     FiftyMoves,
+    /// Neither side had the material to mate.
     InsufficientMaterial,
     /// Both sides' scores agreed on a winner (see [`WIN_SCORE`]).
     AdjudicatedWin,
@@ -110,7 +117,9 @@ pub enum Ending {
 pub struct Game {
     /// The kept positions, labelled with their score and the game's result.
     pub samples: Vec<PackedPosition>,
+    /// The game's result.
     pub outcome: Outcome,
+    /// How the game ended.
     pub ending: Ending,
     /// Moves the engine played (the opening's random plies not counted).
     pub plies: usize,
@@ -123,9 +132,11 @@ pub struct Game {
 /// A move of a datagen game, as a PGN records it.
 #[derive(Clone, Copy, Debug)]
 pub struct PlayedMove {
+    /// The move.
     pub mv: Move,
     /// The search's score, from the side that made the move.
     pub score: i32,
+    /// The depth that search completed.
     pub depth: i32,
 }
 

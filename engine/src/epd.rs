@@ -34,14 +34,19 @@ pub enum Goal {
 pub struct Record {
     /// 1-based line number in its file.
     pub line: usize,
+    /// The `id` operation, when given.
     pub id: Option<String>,
+    /// The position.
     pub board: Board,
+    /// What a search of the position should find (`bm`, `am`, `dm`).
     pub goal: Goal,
     /// STS-style points per move from `c0` (`"Qf4=10, Re2=3"`).
     pub points: Vec<(Move, u32)>,
-    /// Predicted move, centipawn evaluation and analysis depth, when given.
+    /// Predicted move (`pm`), when given.
     pub pm: Option<Move>,
+    /// Centipawn evaluation (`ce`), when given.
     pub ce: Option<i32>,
+    /// Analysis depth (`acd`), when given.
     pub acd: Option<u32>,
     /// Notes about repairs made while loading (e.g. an impossible castling right dropped).
     pub notes: Vec<String>,
@@ -50,14 +55,18 @@ pub struct Record {
 /// A line that could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineError {
+    /// 1-based line number in its file.
     pub line: usize,
+    /// Why it was skipped.
     pub message: String,
 }
 
 /// Everything a file yielded: the records and the lines skipped.
 #[derive(Debug, Default)]
 pub struct Suite {
+    /// The records loaded, in file order.
     pub records: Vec<Record>,
+    /// The lines skipped, in file order.
     pub errors: Vec<LineError>,
 }
 
@@ -139,8 +148,7 @@ fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record
     // The rest of the line after the fourth field.
     let mut rest = line;
     for f in &fields {
-        let at = rest.find(f).expect("field comes from this line") + f.len();
-        rest = &rest[at..];
+        (_, rest) = rest.split_once(f).expect("field comes from this line");
     }
     // Some suites append the halfmove clock and move number, as in a full FEN.
     let mut clocks = String::from("0 1");
@@ -148,8 +156,7 @@ fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record
     if trailing.len() == 2 && trailing.iter().all(|t| t.parse::<u32>().is_ok()) {
         clocks = trailing.join(" ");
         for t in &trailing {
-            let at = rest.find(t).expect("token comes from this line") + t.len();
-            rest = &rest[at..];
+            (_, rest) = rest.split_once(t).expect("token comes from this line");
         }
     }
     let ops = operations(rest);
@@ -201,9 +208,11 @@ fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record
         match opcode.as_str() {
             "id" => record.id = operands.first().cloned(),
             "bm" if operands.first().is_some_and(|o| o.starts_with('#')) => {
-                let n = operands[0][1..]
-                    .parse()
-                    .map_err(|_| format!("bad mate count '{}'", operands[0]))?;
+                let count = &operands[0];
+                let n = count
+                    .strip_prefix('#')
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| format!("bad mate count '{count}'"))?;
                 record.goal = Goal::Mate(n);
             }
             "bm" => record.goal = Goal::Best(moves(&pos, &operands)?),
@@ -314,10 +323,15 @@ pub fn describe_goal(record: &Record) -> String {
 /// The outcome of searching one record.
 #[derive(Clone, Debug)]
 pub struct RecordResult {
+    /// The move the search chose (None without a legal move).
     pub best: Option<Move>,
+    /// Its score, from the side to move.
     pub score: i32,
+    /// The last depth completed.
     pub depth: i32,
+    /// Nodes visited.
     pub nodes: u64,
+    /// How long the search took.
     pub time: Duration,
     /// Whether the goal was met (None for records without a goal).
     pub solved: Option<bool>,

@@ -180,11 +180,13 @@ impl History {
         }
     }
 
+    /// The two killer moves at `ply`, the newer first.
     #[inline]
     pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply]
     }
 
+    /// Makes `m`, a quiet move that caused a beta cutoff at `ply`, its newer killer.
     pub fn add_killer(&mut self, ply: usize, m: Move) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
@@ -199,6 +201,8 @@ impl History {
         self.countermoves[previous_side as usize][previous.role() as usize][previous.to() as usize]
     }
 
+    /// Makes `reply` the countermove to the opponent's `previous` move (made by side
+    /// `previous_side`).
     pub fn set_countermove(&mut self, previous_side: Color, previous: Move, reply: Move) {
         self.countermoves[previous_side as usize][previous.role() as usize]
             [previous.to() as usize] = Some(reply);

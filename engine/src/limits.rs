@@ -8,15 +8,21 @@ use shakmaty::Move;
 /// With none (and not pondering) the search is infinite.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// Stop after this many plies.
     pub depth: Option<i32>,
+    /// Stop after about this many nodes.
     pub nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<i32>,
+    /// Search exactly this long.
     pub movetime: Option<Duration>,
-    /// Remaining time and increment of the side to move, and moves to the next time control.
+    /// Remaining time of the side to move.
     pub time: Option<Duration>,
+    /// Increment of the side to move per move.
     pub increment: Duration,
+    /// Moves to the next time control (None: the rest of the game).
     pub movestogo: Option<u32>,
+    /// Search until `stop`.
     pub infinite: bool,
     /// Search in ponder mode: no time limit applies until `ponderhit`.
     pub ponder: bool,

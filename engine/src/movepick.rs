@@ -34,11 +34,13 @@ const UNDER_PROMOTION: i32 = -(1 << 28);
 /// The stage a move was yielded in, as far as the search treats stages differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// The transposition table's move.
     TtMove,
     /// Captures and promotions, good or bad.
     Noisy,
     /// Killers and the countermove.
     Killer,
+    /// Other quiet moves, by history.
     Quiet,
 }
 

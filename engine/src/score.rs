@@ -9,6 +9,7 @@ pub const MATE: i32 = 32_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Wider than any score: the initial window.
 pub const INFINITY: i32 = MATE + 1;
+/// A draw.
 pub const DRAW: i32 = 0;
 /// A position the Syzygy tables call won, `ply` plies from the root, scores
 /// `TB_WIN - ply`: below every real mate (a mate found by search still ranks higher),
@@ -20,6 +21,7 @@ pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// so that the search still prefers the line where the opponent may go wrong.
 pub const TB_CURSED_WIN: i32 = 2;
 
+/// True for mate scores (either side).
 #[inline]
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND && score.abs() <= MATE

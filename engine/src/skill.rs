@@ -32,6 +32,7 @@ pub const SKILL_LINES: usize = 4;
 /// The node budget just below full strength; it halves every `LEVELS_PER_HALVING` levels,
 /// so level 0 gets `NODES_AT_TOP / 2^(20 / LEVELS_PER_HALVING)` nodes (1024 nodes).
 pub const NODES_AT_TOP: f64 = 1_048_576.0;
+/// Levels over which the node budget halves (see [`NODES_AT_TOP`]).
 pub const LEVELS_PER_HALVING: f64 = 2.0;
 
 /// The noise (and so the most a chosen move may lose, in centipawns) at level 0; it falls
@@ -46,8 +47,9 @@ pub const NOISE_AT_BOTTOM: f64 = 300.0;
 /// `Skill Level` reaches them.
 pub const ELO_AT_LEVEL: &[(i64, f64)] = &[(1350, 0.0), (1610, 5.0), (1790, 10.0), (2130, 15.0)];
 
-/// The lowest and highest `UCI_Elo` the calibration covers.
+/// The lowest `UCI_Elo` the calibration covers.
 pub const ELO_MIN: i64 = ELO_AT_LEVEL[0].0;
+/// The highest `UCI_Elo` the calibration covers.
 pub const ELO_MAX: i64 = ELO_AT_LEVEL[ELO_AT_LEVEL.len() - 1].0;
 
 /// A strength below full: a level in [0, 20).

@@ -51,6 +51,7 @@ impl std::fmt::Debug for Tablebases {
 /// What loading found in one folder of the path.
 #[derive(Debug)]
 pub struct FolderScan {
+    /// The folder, as the path named it.
     pub folder: PathBuf,
     /// Table files added from this folder, or why the folder could not be listed.
     pub outcome: Result<usize, io::Error>,
@@ -62,6 +63,7 @@ pub struct FolderScan {
 /// How a root move fares according to the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootRank {
+    /// The move.
     pub mv: Move,
     /// Higher is better; only the moves of the best rank are searched.
     pub rank: i32,

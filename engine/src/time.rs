@@ -54,6 +54,7 @@ pub struct TimeManager {
 /// What one completed iteration tells the clock.
 #[derive(Clone, Copy, Debug)]
 pub struct IterationSummary {
+    /// The depth the iteration completed.
     pub depth: i32,
     /// Iterations in a row, before this one, whose best move this one kept.
     pub stable_iterations: u32,
@@ -136,6 +137,7 @@ impl TimeManager {
         self.start = Instant::now();
     }
 
+    /// Time on our clock so far: since the `go` arrived, or since `ponderhit`.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }

@@ -44,8 +44,11 @@ pub struct TtHit {
     pub packed_move: u16,
     /// Score adjusted to the probing node's distance from the root.
     pub score: i32,
+    /// The static evaluation stored with the entry.
     pub static_eval: i32,
+    /// The depth the score was searched to.
     pub depth: i32,
+    /// Whether the score is exact or a bound.
     pub bound: Bound,
 }
 
@@ -146,14 +149,24 @@ struct BucketArray {
     layout: std::alloc::Layout,
 }
 
-// SAFETY: the array owns its memory, and `Bucket` (atomics only) is `Send` and `Sync`.
-#[allow(unsafe_code)]
+#[allow(
+    unsafe_code,
+    reason = "a raw pointer is not Send; the memory it owns is"
+)]
+// SAFETY: the array owns its memory, and `Bucket` (atomics only) is `Send`.
 unsafe impl Send for BucketArray {}
-#[allow(unsafe_code)]
+#[allow(
+    unsafe_code,
+    reason = "a raw pointer is not Sync; the buckets it shares are"
+)]
+// SAFETY: the array hands out only `&[Bucket]`, and `Bucket` (atomics only) is `Sync`.
 unsafe impl Sync for BucketArray {}
 
 impl BucketArray {
-    #[allow(unsafe_code)]
+    #[allow(
+        unsafe_code,
+        reason = "zeroed memory from `alloc_zeroed` stays untouched until used, as `vec!` of an over-aligned type does not"
+    )]
     fn zeroed(len: usize) -> Result<Self, String> {
         let fail = || format!("cannot allocate {len} hash buckets");
         let bytes = len
@@ -193,7 +206,7 @@ const HUGE_PAGE: usize = 2 << 20;
 /// transparent huge pages where the system allows it (`enabled` set to `madvise` or
 /// `always`). Only a hint: if it is refused, the table works as before on small pages.
 #[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
+#[allow(unsafe_code, reason = "`madvise` is a C function")]
 fn advise_huge_pages(addr: *mut std::ffi::c_void, len: usize) {
     const MADV_HUGEPAGE: std::ffi::c_int = 14;
     unsafe extern "C" {
@@ -214,7 +227,7 @@ fn advise_huge_pages(_: *mut std::ffi::c_void, _: usize) {}
 impl std::ops::Deref for BucketArray {
     type Target = [Bucket];
 
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "the buckets live in memory allocated by hand")]
     fn deref(&self) -> &[Bucket] {
         // SAFETY: `buckets` is aligned for `Bucket` and points to `len` of them inside the
         // block, all initialised: an all-zero `Bucket` is a valid value (atomics have no
@@ -224,7 +237,7 @@ impl std::ops::Deref for BucketArray {
 }
 
 impl Drop for BucketArray {
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "the block was allocated by hand")]
     fn drop(&mut self) {
         // SAFETY: `block` was allocated by the global allocator with `layout`.
         unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) }
@@ -369,7 +382,7 @@ impl TranspositionTable {
     /// (the child node's, once the move is made) finds it there instead of waiting on
     /// memory. Only a hint: it changes nothing the table holds.
     #[inline(always)]
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "`_mm_prefetch` is an unsafe intrinsic")]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
@@ -404,7 +417,10 @@ impl TranspositionTable {
     }
 
     /// Stores a search result. A missing move keeps the move already stored for the key.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fields of one entry, each a different thing the search knows"
+    )]
     pub fn store(
         &self,
         key: u64,

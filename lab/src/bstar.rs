@@ -35,8 +35,9 @@ pub struct Report {
     pub separated: bool,
     /// Frontier nodes expanded (the root included).
     pub expansions: u64,
-    /// The chosen move's interval.
+    /// The chosen move's pessimistic bound ...
     pub lower: i32,
+    /// ... and its optimistic bound.
     pub upper: i32,
     /// The highest optimistic bound among the other moves (None with a single move).
     pub rival_upper: Option<i32>,

@@ -13,20 +13,24 @@ use cutoff_engine::eval::evaluate;
 use cutoff_engine::see::see;
 use cutoff_engine::see::see_value;
 
+/// Chess as a lab game: the engine's board, evaluation and SEE.
 #[derive(Clone, Debug)]
 pub struct ChessGame {
     board: Board,
 }
 
 impl ChessGame {
+    /// The game from `board`.
     pub fn new(board: Board) -> Self {
         ChessGame { board }
     }
 
+    /// The game from a FEN (standard chess).
     pub fn from_fen(fen: &str) -> Result<Self, BoardError> {
         Ok(ChessGame::new(Board::from_fen(fen, false)?))
     }
 
+    /// The current position.
     pub fn board(&self) -> &Board {
         &self.board
     }

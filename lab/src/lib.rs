@@ -23,8 +23,6 @@
 //! searched at least one child and a *leaf* otherwise (depth exhausted, game over, a
 //! stand-pat cutoff in quiescence, or a cutoff from the table).
 
-#![forbid(unsafe_code)]
-
 pub mod algorithms;
 pub mod bstar;
 pub mod chess;
@@ -56,10 +54,12 @@ pub fn is_mate(value: i32) -> bool {
 /// A two-player, zero-sum game with perfect information, seen from the side to move
 /// (negamax convention: a position's value for one side is minus its value for the other).
 pub trait Game: Clone {
+    /// A move of the game.
     type Move: Copy + Eq + Hash + Debug;
 
     /// The legal moves in the generator's natural order (the order "unordered" searches use).
     fn moves(&self) -> Vec<Self::Move>;
+    /// Plays `m`, one of [`Game::moves`].
     fn make(&mut self, m: Self::Move);
     /// Takes back the last `make`.
     fn unmake(&mut self);
@@ -98,20 +98,25 @@ pub trait Game: Clone {
 /// Nodes visited: interior (searched at least one child) and leaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Nodes that searched at least one child.
     pub interior: u64,
+    /// Nodes that searched none.
     pub leaves: u64,
 }
 
 impl Stats {
+    /// One leaf.
     pub const LEAF: Stats = Stats {
         interior: 0,
         leaves: 1,
     };
+    /// One interior node.
     pub const INTERIOR: Stats = Stats {
         interior: 1,
         leaves: 0,
     };
 
+    /// All nodes.
     pub fn total(self) -> u64 {
         self.interior + self.leaves
     }
@@ -159,6 +164,7 @@ pub struct Enhancements {
 }
 
 impl Enhancements {
+    /// No enhancement: the plain algorithm.
     pub const NONE: Enhancements = Enhancements {
         ordering: false,
         killers: false,
@@ -166,6 +172,7 @@ impl Enhancements {
         table: false,
         etc: false,
     };
+    /// Ordering, killers, history and the table (not ETC).
     pub const ALL: Enhancements = Enhancements {
         ordering: true,
         killers: true,
@@ -177,11 +184,15 @@ impl Enhancements {
 
 /// The state a search carries: the game, what it counts, and its ordering memory.
 pub struct Lab<G: Game> {
+    /// The position searched, made and unmade as the search walks the tree.
     pub game: G,
     /// Search captures at the horizon (stand pat, no pruning) instead of evaluating.
     pub quiescence: bool,
+    /// The enhancements in use.
     pub enhance: Enhancements,
+    /// Nodes counted so far.
     pub stats: Stats,
+    /// The transposition table (used with `enhance.table`).
     pub table: Table<G::Move>,
     /// The move that gave the best value at the root (ply 0) in the last search.
     pub root_best: Option<G::Move>,
@@ -241,22 +252,36 @@ impl<G: Game> Lab<G> {
 /// The rows of the lab, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// Plain minimax.
     Minimax,
+    /// Fail-hard alpha-beta.
     AlphaBeta,
+    /// Fail-soft alpha-beta.
     AlphaBetaFailSoft,
+    /// Alpha-beta with static move ordering.
     AlphaBetaOrdered,
+    /// Ordered alpha-beta with killer moves.
     AlphaBetaKillers,
+    /// Ordered alpha-beta with killers and history.
     AlphaBetaHistory,
+    /// Ordered alpha-beta with killers, history and a transposition table.
     AlphaBetaTable,
+    /// Principal variation search, with the enhancements of `+tt`.
     Pvs,
+    /// Iterative deepening with aspiration windows around PVS.
     Aspiration,
+    /// MTD(f): null-window searches converging on the value.
     Mtdf,
+    /// PVS with enhanced transposition cutoffs.
     Etc,
+    /// B*: best-first search on optimistic and pessimistic bounds.
     BStar,
+    /// The minimal tree: the nodes that prove the value.
     MinimalTree,
 }
 
 impl Algorithm {
+    /// Every row, in table order.
     pub const ALL: [Algorithm; 13] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
@@ -364,6 +389,7 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Settings for a search of `depth` plies, without quiescence, B* at its defaults.
     pub fn new(depth: u32) -> Self {
         Settings {
             depth,
@@ -377,15 +403,18 @@ impl Settings {
 /// What a row reports beyond value, move and nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detail {
+    /// Nothing more.
     None,
     /// Aspiration: re-searches after the value fell outside the window.
     ReSearches(u32),
     /// MTD(f): null-window passes over all iterations.
     Passes(u32),
+    /// B*: how the search ended.
     BStar(bstar::Report),
     /// Minimal tree: the Knuth–Moore leaf count for a uniform tree with the root's
     /// branching factor, for comparison.
     MinimalTree {
+        /// The leaf count of the Knuth–Moore formula.
         knuth_moore_leaves: u64,
     },
 }
@@ -393,14 +422,19 @@ pub enum Detail {
 /// One row of the lab's table.
 #[derive(Clone, Debug)]
 pub struct Row<M> {
+    /// The row.
     pub algorithm: Algorithm,
     /// The value from the side to move (for B*, the chosen move's pessimistic bound).
     pub value: i32,
+    /// The best move at the root (None when the game is over).
     pub best: Option<M>,
     /// `best` as the game names it.
     pub best_name: Option<String>,
+    /// Nodes visited.
     pub stats: Stats,
+    /// How long the search took.
     pub elapsed: Duration,
+    /// What the row reports beyond value, move and nodes.
     pub detail: Detail,
 }
 
@@ -416,7 +450,7 @@ pub fn ebf(nodes: u64, depth: u32) -> f64 {
     if depth == 0 || nodes == 0 {
         return 0.0;
     }
-    (nodes as f64).powf(1.0 / depth as f64)
+    (nodes as f64).powf(1.0 / f64::from(depth))
 }
 
 /// Runs one row on a copy of `game`, from a cleared table.

@@ -20,6 +20,8 @@ struct Node {
     score: i32,
 }
 
+/// A uniform synthetic tree: every node has the same number of children, and leaf values
+/// are sums of pseudo-random increments along the path, fixed by a seed.
 #[derive(Clone, Debug)]
 pub struct Synthetic {
     branching: u32,
@@ -57,10 +59,12 @@ impl Synthetic {
         self
     }
 
+    /// Children per node.
     pub fn branching(&self) -> u32 {
         self.branching
     }
 
+    /// Plies from the root to the leaves.
     pub fn depth(&self) -> u32 {
         self.depth
     }

@@ -17,10 +17,14 @@ use super::{INF, is_mate};
 /// What is known about a value: `lower ≤ value ≤ upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
+    /// The value is at least this.
     pub lower: i32,
+    /// The value is at most this.
     pub upper: i32,
 }
 
+/// A transposition table without replacement: bounds by (position key, depth) and the
+/// best move by position key.
 #[derive(Clone, Debug)]
 pub struct Table<M> {
     bounds: HashMap<(u64, u32), Bounds>,
@@ -55,6 +59,7 @@ fn from_table(value: i32, ply: u32) -> i32 {
 }
 
 impl<M: Copy> Table<M> {
+    /// Forgets everything.
     pub fn clear(&mut self) {
         self.bounds.clear();
         self.moves.clear();
@@ -65,6 +70,7 @@ impl<M: Copy> Table<M> {
         self.bounds.len()
     }
 
+    /// Whether no bounds are stored.
     pub fn is_empty(&self) -> bool {
         self.bounds.is_empty()
     }
@@ -96,7 +102,7 @@ impl<M: Copy> Table<M> {
     /// bound if it failed low, a lower bound if it failed high, else the exact value. The
     /// new bound is intersected with what was known (all bounds of one entry bound the same
     /// value). `best` is the move that gave `value`, kept if the search did not fail low.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "the fields of one entry")]
     pub fn store(
         &mut self,
         key: u64,

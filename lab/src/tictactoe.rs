@@ -31,7 +31,9 @@ const LINES: [[usize; 3]; 8] = [
 /// A mark on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
+    /// Crosses.
     X,
+    /// Noughts.
     O,
 }
 
@@ -93,14 +95,17 @@ impl TicTacToe {
         })
     }
 
+    /// The side to move.
     pub fn to_move(&self) -> Mark {
         self.to_move
     }
 
+    /// How many squares are still empty.
     pub fn empty_squares(&self) -> u32 {
         self.cells.iter().filter(|c| c.is_none()).count() as u32
     }
 
+    /// Whether `square` (0 to 8, row-major) is empty.
     pub fn is_empty(&self, square: usize) -> bool {
         self.cells[square].is_none()
     }
@@ -221,19 +226,23 @@ pub fn notes_alphabeta(s: &mut Lab<TicTacToe>, ply: u32, mut alpha: i32, beta: i
 /// The three searches of the notes' Table 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableSearch {
+    /// Plain minimax.
     Minimax,
+    /// Alpha-beta.
     AlphaBeta,
     /// Alpha-beta with the notes' `break` ([`notes_alphabeta`]).
     NotesAlphaBeta,
 }
 
 impl TableSearch {
+    /// The three, in table order.
     pub const ALL: [TableSearch; 3] = [
         TableSearch::Minimax,
         TableSearch::AlphaBeta,
         TableSearch::NotesAlphaBeta,
     ];
 
+    /// The search's name in the table.
     pub fn name(self) -> &'static str {
         match self {
             TableSearch::Minimax => "minimax",
@@ -250,9 +259,11 @@ pub struct DriverResult {
     pub values: Vec<(usize, i32)>,
     /// The first move of best value in row-major order.
     pub best: usize,
+    /// The value of the best move, for the side to move.
     pub value: i32,
     /// Nodes below the root (the driver itself is not counted).
     pub stats: Stats,
+    /// How long it took.
     pub elapsed: Duration,
 }
 

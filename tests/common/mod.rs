@@ -2,8 +2,10 @@
 //! every stdout line (with the instant it arrived) into a channel, so that every wait has
 //! a timeout and no test can hang; dropping an `Engine` kills the process.
 
-// Each test file uses its own subset of these helpers.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test file uses its own subset of these helpers"
+)]
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -307,7 +309,7 @@ impl Engine {
         let line = self.expect_line("Fen: ", LONG);
         // Drain the rest of the display.
         self.sync();
-        line["Fen: ".len()..].to_string()
+        line.strip_prefix("Fen: ").expect("a Fen: line").to_string()
     }
 
     /// Waits up to `timeout` for the process to exit.

@@ -1,8 +1,10 @@
 //! Where the test files find EPD suites: the copies inside the repository, and for the
 //! `#[ignore]`d tests the full public suites wherever `CUTOFF_FULL_SUITES` says.
 
-// Each test file uses its own subset of these helpers.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test file uses its own subset of these helpers"
+)]
 
 use std::path::PathBuf;
 

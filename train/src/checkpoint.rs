@@ -42,11 +42,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// A run's state between two epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
+    /// The run's settings.
     pub settings: Settings,
     /// Positions in the run's training files, to refuse resuming on other data.
     pub data_positions: u64,
+    /// The weights after the last epoch done.
     pub params: Params,
+    /// The optimiser's state after the last epoch done.
     pub adam: AdamW,
+    /// The losses of the epochs done.
     pub history: Vec<EpochLoss>,
 }
 
@@ -111,6 +115,7 @@ impl Reader<'_> {
 }
 
 impl Checkpoint {
+    /// The checkpoint as a file: every field, then a checksum of them.
     pub fn to_bytes(&self) -> Vec<u8> {
         let s = &self.settings;
         let mut w = Writer::default();
@@ -153,6 +158,7 @@ impl Checkpoint {
         w.0
     }
 
+    /// Reads a checkpoint written by [`Checkpoint::to_bytes`], checking its checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, TrainError> {
         let fail = |m: String| Err(TrainError::Checkpoint(m));
         let mut r = Reader { bytes, at: 0 };
@@ -237,6 +243,7 @@ impl Checkpoint {
         write_atomically(path, &self.to_bytes())
     }
 
+    /// Reads the checkpoint file at `path`.
     pub fn load(path: &Path) -> Result<Checkpoint, TrainError> {
         let bytes =
             std::fs::read(path).map_err(|e| TrainError::Io(format!("{}: {e}", path.display())))?;

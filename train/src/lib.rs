@@ -15,8 +15,6 @@
 //!
 //! The trainer prints nothing; `cutoff train` (in the `cutoff` binary) is its front end.
 
-#![deny(unsafe_code)]
-
 pub mod checkpoint;
 pub mod loader;
 pub mod model;

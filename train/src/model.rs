@@ -35,25 +35,31 @@ pub fn sigmoid(x: f32) -> f32 {
 /// half first), output bias.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
+    /// Neurons per perspective.
     pub hidden: usize,
+    /// Every weight, laid out as [`Layout`] says.
     pub weights: Vec<f32>,
 }
 
 /// Where each block of weights starts in [`Params::weights`] (and in a gradient).
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
+    /// Neurons per perspective.
     pub hidden: usize,
 }
 
 impl Layout {
+    /// Where the feature bias starts.
     pub fn ft_bias(self) -> usize {
         INPUTS * self.hidden
     }
 
+    /// Where the output weights start.
     pub fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
     }
 
+    /// Where the output bias is.
     pub fn out_bias(self) -> usize {
         self.out_weights() + 2 * self.hidden
     }
@@ -71,6 +77,7 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// Buffers for a network of `hidden` neurons per perspective.
     pub fn new(hidden: usize) -> Scratch {
         Scratch {
             acc: [vec![0.0; hidden], vec![0.0; hidden]],
@@ -109,6 +116,7 @@ impl Params {
         Params { hidden, weights }
     }
 
+    /// Where each block of the weights starts.
     pub fn layout(&self) -> Layout {
         Layout {
             hidden: self.hidden,

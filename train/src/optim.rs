@@ -14,9 +14,17 @@ const TASK_WEIGHTS: usize = 8192;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Schedule {
     /// Multiplied by `gamma` every `every` epochs.
-    Step { every: u32, gamma: f32 },
+    Step {
+        /// Epochs between two drops.
+        every: u32,
+        /// What each drop multiplies the rate by.
+        gamma: f32,
+    },
     /// From the base rate down to `final_rate` along half a cosine over the whole run.
-    Cosine { final_rate: f32 },
+    Cosine {
+        /// The rate at the end of the run.
+        final_rate: f32,
+    },
 }
 
 impl Schedule {
@@ -49,24 +57,31 @@ impl std::fmt::Display for Schedule {
 /// AdamW's moments and step count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdamW {
+    /// First moment (running mean of the gradient), per weight.
     pub m: Vec<f32>,
+    /// Second moment (running mean of the squared gradient), per weight.
     pub v: Vec<f32>,
+    /// Steps taken (for the bias correction of the moments).
     pub steps: u64,
 }
 
 /// What one step applies.
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
+    /// The learning rate.
     pub rate: f32,
+    /// Decoupled weight decay (each step takes rate × decay × weight off a weight).
     pub weight_decay: f32,
     /// Multiplies the summed gradients (1 / batch size, for the mean).
     pub grad_scale: f32,
     /// Weights `0 .. clipped` are clipped to ±`clip` after the step.
     pub clipped: usize,
+    /// The clipping bound.
     pub clip: f32,
 }
 
 impl AdamW {
+    /// Zero moments for `len` weights.
     pub fn new(len: usize) -> AdamW {
         AdamW {
             m: vec![0.0; len],

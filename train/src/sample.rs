@@ -11,6 +11,7 @@ use crate::model::sigmoid;
 /// A position has at most 32 pieces, so at most 32 active features a perspective.
 pub const MAX_FEATURES: usize = 32;
 
+/// A training position: its active features from both perspectives and its targets.
 #[derive(Clone, Debug)]
 pub struct Sample {
     features: [[u16; MAX_FEATURES]; 2],
@@ -22,6 +23,7 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// The sample of a packed record, seen from its side to move.
     pub fn new(record: &PackedPosition) -> Sample {
         let stm = record.turn();
         let mut features = [[0; MAX_FEATURES]; 2];

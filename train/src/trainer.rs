@@ -26,17 +26,23 @@ pub const PLOT_NAME: &str = "loss.svg";
 pub struct Settings {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Positions per batch.
     pub batch_size: u64,
     /// Batches per epoch (an epoch is a fixed number of positions, not a pass over data).
     pub epoch_batches: u64,
+    /// Epochs in the run.
     pub epochs: u32,
+    /// The base learning rate.
     pub learning_rate: f32,
+    /// How the learning rate falls over the run.
     pub schedule: Schedule,
+    /// AdamW's weight decay.
     pub weight_decay: f32,
     /// Weight of the game result in the target; the search score gets the rest.
     pub wdl: f32,
     /// Centipawns per unit of the sigmoid's argument, for prediction and score alike.
     pub eval_scale: f32,
+    /// Seeds the initial weights and the shuffling.
     pub seed: u64,
     /// Positions shuffled together in memory.
     pub shuffle_buffer: u64,
@@ -45,7 +51,9 @@ pub struct Settings {
 /// The losses of one epoch (mean squared error of the win probability).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochLoss {
+    /// On the training positions of the epoch.
     pub train: f64,
+    /// On the validation set, when there is one.
     pub validation: Option<f64>,
 }
 
@@ -85,6 +93,7 @@ impl Worker {
     }
 }
 
+/// A training run: the weights, the optimiser, the data and the threads, epoch by epoch.
 pub struct Trainer {
     settings: Settings,
     params: Params,
@@ -189,10 +198,12 @@ impl Trainer {
         })
     }
 
+    /// The run's settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
+    /// The current weights.
     pub fn params(&self) -> &Params {
         &self.params
     }
@@ -207,6 +218,7 @@ impl Trainer {
         self.history.len() as u32
     }
 
+    /// Whether every epoch of the run is done.
     pub fn finished(&self) -> bool {
         self.epoch() >= self.settings.epochs
     }

@@ -12,8 +12,6 @@
 //!
 //! The tuner prints nothing; `cutoff tune` (in the `cutoff` binary) is its front end.
 
-#![deny(unsafe_code)]
-
 pub mod data;
 pub mod model;
 pub mod tuner;

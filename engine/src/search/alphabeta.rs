@@ -38,7 +38,10 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 /// gets the full window; later moves a null window, at reduced depth if `reduction` > 0,
 /// re-searched at full depth if they beat α, and with the full window if, in a PV node,
 /// they land inside it. Returns the score from the parent's point of view.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the child's window, depth, ply, reduction and node kind: each a different fact"
+)]
 pub(super) fn search_child(
     td: &mut ThreadData,
     shared: &SharedState,

@@ -41,7 +41,9 @@ pub struct Signals {
 /// State every search thread shares: the table, the signals, the node total and the
 /// endgame tablebases.
 pub struct SharedState {
+    /// The transposition table.
     pub tt: TranspositionTable,
+    /// Stop and ponder signals, which the protocol thread sets.
     pub signals: Arc<Signals>,
     /// Nodes searched by all threads, flushed from each thread's own counter periodically.
     nodes: AtomicU64,
@@ -77,9 +79,13 @@ impl SharedState {
 /// Options that shape a search besides its limits.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Principal variations to report (UCI `MultiPV`).
     pub multipv: usize,
+    /// Time kept back from each move for the GUI and the pipes (UCI `Move Overhead`).
     pub move_overhead: Duration,
+    /// Search threads (UCI `Threads`).
     pub threads: usize,
+    /// How the tablebases are used.
     pub syzygy: SyzygyOptions,
     /// Play below full strength (None: full strength).
     pub strength: Option<Strength>,
@@ -122,36 +128,51 @@ impl Default for SearchOptions {
 /// Whether a reported score is exact or a bound from an aspiration fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
+    /// The score is exact.
     Exact,
+    /// The true score is at least this (a fail-high).
     Lower,
+    /// The true score is at most this (a fail-low).
     Upper,
 }
 
 /// One line of search progress (an iteration or an aspiration re-search).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The iteration depth.
     pub depth: i32,
+    /// The deepest ply any line reached.
     pub seldepth: usize,
     /// 1-based index of the line (UCI `multipv`).
     pub multipv: usize,
+    /// The score, from the side to move.
     pub score: i32,
+    /// Whether the score is exact or a bound.
     pub bound: ScoreBound,
+    /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// Permill of the table written in this search (UCI `hashfull`).
     pub hashfull: usize,
     /// Tablebase probes that gave an answer so far.
     pub tbhits: u64,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 
 /// What a search reports while it runs.
 #[derive(Clone, Debug)]
 pub enum Report {
+    /// A completed iteration or an aspiration re-search.
     Iteration(SearchInfo),
     /// The root move being searched (1-based number), sent after the first seconds.
     CurrentMove {
+        /// The iteration depth.
         depth: i32,
+        /// The move.
         mv: Move,
+        /// Its place among the root moves, from 1.
         number: usize,
     },
 }
@@ -161,10 +182,15 @@ pub enum Report {
 pub struct SearchResult {
     /// None when the root has no legal move.
     pub best: Option<Move>,
+    /// The expected reply, the principal variation's second move.
     pub ponder: Option<Move>,
+    /// The score of the best move, from the side to move.
     pub score: i32,
+    /// The last depth completed.
     pub depth: i32,
+    /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that gave an answer.
     pub tbhits: u64,
 }
 
@@ -415,6 +441,7 @@ impl Searcher {
         self.shared.tt.resize(mb)
     }
 
+    /// The transposition table the threads share.
     pub fn tt(&self) -> &TranspositionTable {
         &self.shared.tt
     }
@@ -433,6 +460,7 @@ impl Searcher {
         }
     }
 
+    /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads.len()
     }
