@@ -98,8 +98,14 @@ impl Accumulator {
         }
     }
 
+    /// Becomes a copy of `other` (of the same network), without allocating.
     #[inline]
-    fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
+    pub(crate) fn copy_from(&mut self, other: &Accumulator) {
+        self.values.copy_from_slice(&other.values);
+    }
+
+    #[inline]
+    pub(crate) fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
         let hidden = self.values.len() / 2;
         match perspective {
             Color::White => &mut self.values[..hidden],
@@ -362,6 +368,14 @@ impl Network {
 pub(crate) fn add_column(acc: &mut [i32], column: &[i16]) {
     for (a, &w) in acc.iter_mut().zip(column) {
         *a += i32::from(w);
+    }
+}
+
+/// `acc -= column`, element by element.
+#[inline]
+pub(crate) fn sub_column(acc: &mut [i32], column: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(column) {
+        *a -= i32::from(w);
     }
 }
 
