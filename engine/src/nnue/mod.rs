@@ -14,5 +14,14 @@ pub use network::{
     Accumulator, FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index,
 };
 
+/// The network compiled into the engine: `engine/nets/default.nnue`, whose provenance
+/// `engine/nets/README.md` gives.
+pub const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The embedded network, read (a test checks that the committed file reads).
+pub fn embedded() -> Network {
+    Network::from_bytes(EMBEDDED).expect("the embedded network is a valid file")
+}
+
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,8 @@
 //! and the output bias.
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
@@ -193,6 +195,10 @@ impl Network {
     /// wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let err = |msg: String| Err(NetworkError(msg));
+        // The magic first: a short file of something else is that, not a truncated network.
+        if bytes.len() >= MAGIC.len() && bytes[..MAGIC.len()] != MAGIC {
+            return err("not a Cutoff network file (wrong magic)".to_string());
+        }
         if bytes.len() < HEADER_BYTES {
             return err(format!(
                 "truncated network file: {} bytes, the header alone is {HEADER_BYTES}",
@@ -200,9 +206,6 @@ impl Network {
             ));
         }
         let (header, payload) = bytes.split_at(HEADER_BYTES);
-        if header[..8] != MAGIC {
-            return err("not a Cutoff network file (wrong magic)".to_string());
-        }
         let u32_at =
             |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("four bytes"));
         let u64_at =
@@ -273,6 +276,27 @@ impl Network {
         let out_weights = take(2 * hidden);
         let out_bias = i32::from_le_bytes(out_bias.try_into().expect("four bytes"));
         Network::new(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    /// Reads a network file. A file larger than any valid network is refused before it
+    /// is read whole.
+    pub fn load(path: &Path) -> Result<Network, NetworkError> {
+        let cannot =
+            |e: std::io::Error| NetworkError(format!("cannot read {}: {e}", path.display()));
+        let largest = HEADER_BYTES + payload_bytes(MAX_HIDDEN);
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(cannot)?
+            .take(largest as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() > largest {
+            return Err(NetworkError(format!(
+                "{} is larger than any network file ({largest} bytes at most)",
+                path.display()
+            )));
+        }
+        Network::from_bytes(&bytes).map_err(|e| NetworkError(format!("{}: {e}", path.display())))
     }
 
     /// The network as a file: header, then payload (see the module documentation).

@@ -414,3 +414,40 @@ fn incremental_accumulator_equals_a_refresh_in_chess960_games() {
     assert!(covered.castles_long > 0, "{covered:?}");
     assert!(covered.evaluations > 2000, "{covered:?}");
 }
+
+#[test]
+fn embedded_network_reads() {
+    let net = embedded();
+    assert_eq!(net.to_bytes(), EMBEDDED);
+    assert_eq!(
+        net.hidden(),
+        128,
+        "engine/nets/README.md describes a network of 128"
+    );
+}
+
+#[test]
+fn files_are_read_or_refused_with_their_path() {
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let net = random_network(8, 21);
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    assert_eq!(Network::load(&good).unwrap(), net);
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &net.to_bytes()[..100]).unwrap();
+    assert_eq!(
+        Network::load(&truncated).unwrap_err().0,
+        format!(
+            "{}: truncated network payload: 36 bytes, expected 12340",
+            truncated.display()
+        )
+    );
+    let missing = dir.join("missing.nnue");
+    let err = Network::load(&missing).unwrap_err().0;
+    assert!(
+        err.starts_with(&format!("cannot read {}: ", missing.display())),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
