@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Board as Pieces, Color, Position, Role};
+use shakmaty::{Board as Pieces, Color, Piece, Position, Role, Square};
 
 use super::feature_index;
 use super::network::{Accumulator, Network, add_column, sub_column};
@@ -101,36 +101,109 @@ impl AccumulatorStack {
         let (parent, _) = board.stack_position(i - 1);
         let (child, key) = board.stack_position(i);
         let (below, above) = self.accumulators.split_at_mut(i);
-        let acc = &mut above[0];
-        acc.copy_from(&below[i - 1]);
-        apply_difference(&self.network, parent.board(), child.board(), acc);
+        let (from, to) = (&below[i - 1], &mut above[0]);
+        match Difference::between(parent.board(), child.board()) {
+            Some(difference) => {
+                for perspective in Color::ALL {
+                    difference.apply(
+                        &self.network,
+                        perspective,
+                        from.side(perspective),
+                        to.side_mut(perspective),
+                    );
+                }
+            }
+            None => self.network.refresh(child.board(), to),
+        }
         self.keys[i] = Some(key);
     }
 }
 
-/// Turns the accumulator of `before` into that of `after`: the columns of pieces gone
-/// from a square are subtracted, those of pieces arrived added.
-fn apply_difference(network: &Network, before: &Pieces, after: &Pieces, acc: &mut Accumulator) {
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let piece = role.of(color);
-            let (was, is) = (before.by_piece(piece), after.by_piece(piece));
-            if was == is {
-                continue;
-            }
-            for (squares, add) in [(was & !is, false), (is & !was, true)] {
-                for square in squares {
-                    for perspective in Color::ALL {
-                        let feature = feature_index(perspective, color, role, square);
-                        let side = acc.side_mut(perspective);
-                        if add {
-                            add_column(side, network.column(feature));
-                        } else {
-                            sub_column(side, network.column(feature));
-                        }
-                    }
+/// Most pieces one move takes off or puts on a square: castling moves two of each.
+const MAX_CHANGES: usize = 2;
+
+/// The pieces that differ between two consecutive positions: those gone from a square
+/// and those arrived on one.
+struct Difference {
+    removed: [(Piece, Square); MAX_CHANGES],
+    removed_len: usize,
+    added: [(Piece, Square); MAX_CHANGES],
+    added_len: usize,
+}
+
+impl Difference {
+    /// The difference from `before` to `after`, or None if it is larger than one move
+    /// makes (never between consecutive positions on the stack; a refresh handles it).
+    fn between(before: &Pieces, after: &Pieces) -> Option<Difference> {
+        let none = (Color::White.pawn(), Square::A1);
+        let mut d = Difference {
+            removed: [none; MAX_CHANGES],
+            removed_len: 0,
+            added: [none; MAX_CHANGES],
+            added_len: 0,
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = role.of(color);
+                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
+                if was == is {
+                    continue;
+                }
+                for square in was & !is {
+                    *d.removed.get_mut(d.removed_len)? = (piece, square);
+                    d.removed_len += 1;
+                }
+                for square in is & !was {
+                    *d.added.get_mut(d.added_len)? = (piece, square);
+                    d.added_len += 1;
                 }
             }
         }
+        Some(d)
+    }
+
+    /// Writes into `to` the values of `from` (one perspective) with the columns of the
+    /// removed pieces subtracted and of the added ones added. The shapes of quiet moves
+    /// and promotions (one off, one on) and of captures (two off, one on) run as one pass.
+    fn apply(&self, network: &Network, perspective: Color, from: &[i32], to: &mut [i32]) {
+        let column = |&(piece, square): &(Piece, Square)| {
+            network.column(feature_index(perspective, piece.color, piece.role, square))
+        };
+        let removed = &self.removed[..self.removed_len];
+        let added = &self.added[..self.added_len];
+        match (removed, added) {
+            ([off], [on]) => add_sub(to, from, column(on), column(off)),
+            ([off1, off2], [on]) => add_sub_sub(to, from, column(on), column(off1), column(off2)),
+            _ => {
+                to.copy_from_slice(from);
+                for off in removed {
+                    sub_column(to, column(off));
+                }
+                for on in added {
+                    add_column(to, column(on));
+                }
+            }
+        }
+    }
+}
+
+/// `to = from + on - off`, element by element, in one pass. The slices are cut to one
+/// length first so that the loop carries no bounds checks and vectorises.
+#[inline]
+fn add_sub(to: &mut [i32], from: &[i32], on: &[i16], off: &[i16]) {
+    let n = to.len();
+    let (from, on, off) = (&from[..n], &on[..n], &off[..n]);
+    for i in 0..n {
+        to[i] = from[i] + i32::from(on[i]) - i32::from(off[i]);
+    }
+}
+
+/// `to = from + on - off1 - off2`, element by element, in one pass (a capture).
+#[inline]
+fn add_sub_sub(to: &mut [i32], from: &[i32], on: &[i16], off1: &[i16], off2: &[i16]) {
+    let n = to.len();
+    let (from, on, off1, off2) = (&from[..n], &on[..n], &off1[..n], &off2[..n]);
+    for i in 0..n {
+        to[i] = from[i] + i32::from(on[i]) - i32::from(off1[i]) - i32::from(off2[i]);
     }
 }

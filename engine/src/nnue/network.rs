@@ -100,12 +100,6 @@ impl Accumulator {
         }
     }
 
-    /// Becomes a copy of `other` (of the same network), without allocating.
-    #[inline]
-    pub(crate) fn copy_from(&mut self, other: &Accumulator) {
-        self.values.copy_from_slice(&other.values);
-    }
-
     #[inline]
     pub(crate) fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
         let hidden = self.values.len() / 2;
@@ -127,6 +121,10 @@ pub struct Network {
     /// `[2 * hidden]`: the side to move's half, then the other side's.
     out_weights: Vec<i16>,
     out_bias: i32,
+    /// Whether the output layer's sum fits i32 whatever the position (true for every
+    /// trained network: |out weight| <= 127 and H <= 128 keep it below 2^31), so that
+    /// it can be summed in the faster i32 lanes; otherwise it is summed in i64.
+    sums_fit_i32: bool,
 }
 
 impl Network {
@@ -155,12 +153,19 @@ impl Network {
                 )));
             }
         }
+        let largest_weight = out_weights
+            .iter()
+            .map(|w| i64::from(w.unsigned_abs()))
+            .max()
+            .unwrap_or(0);
+        let largest_sum = 2 * hidden as i64 * i64::from(QA * QA) * largest_weight;
         Ok(Network {
             hidden,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
+            sums_fit_i32: largest_sum <= i64::from(i32::MAX),
         })
     }
 
@@ -370,8 +375,12 @@ impl Network {
     /// layer, all in integers exactly as the format specifies.
     pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let (ours, theirs) = self.out_weights.split_at(self.hidden);
-        let sum =
-            screlu_dot(acc.side(side_to_move), ours) + screlu_dot(acc.side(!side_to_move), theirs);
+        let (ours_acc, theirs_acc) = (acc.side(side_to_move), acc.side(!side_to_move));
+        let sum = if self.sums_fit_i32 {
+            i64::from(screlu_dot::<i32>(ours_acc, ours) + screlu_dot::<i32>(theirs_acc, theirs))
+        } else {
+            screlu_dot::<i64>(ours_acc, ours) + screlu_dot::<i64>(theirs_acc, theirs)
+        };
         let v = sum / i64::from(QA) + i64::from(self.out_bias);
         // For any file |v| < 2^37 (at most 2 * 4096 * 255 * 32768 plus an i32), so
         // `v * SCALE` is exact in i64 and the quotient fits i32.
@@ -403,15 +412,15 @@ pub(crate) fn sub_column(acc: &mut [i32], column: &[i16]) {
     }
 }
 
-/// `Σ clamp(acc[i], 0, QA)^2 * weights[i]`. Each product fits i32 (at most 255² × 32768
-/// < 2^31); the sum is kept in i64, exact for any hidden size.
+/// `Σ clamp(acc[i], 0, QA)^2 * weights[i]`, summed in `T` (i64 always exact; i32 where
+/// the network says its sums fit). Each product fits i32: at most 255² × 32768 < 2^31.
 #[inline]
-fn screlu_dot(acc: &[i32], weights: &[i16]) -> i64 {
+fn screlu_dot<T: From<i32> + std::iter::Sum>(acc: &[i32], weights: &[i16]) -> T {
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| {
             let c = a.clamp(0, QA);
-            i64::from(c * c * i32::from(w))
+            T::from(c * c * i32::from(w))
         })
         .sum()
 }

@@ -240,6 +240,18 @@ fn tiny_network_gives_the_value_worked_out_by_hand() {
     assert_eq!(net(-20_000).evaluate_full(&white), -229);
 }
 
+/// Output weights too large for an i32 sum are summed exactly in i64: every neuron at
+/// 255 (biases alone) and every output weight 32767 give 256 × 255² × 32767 / 255 =
+/// 2,139,029,760, times 400 / 16,320 = 52,427,200 cp.
+#[test]
+fn largest_output_sums_stay_exact() {
+    let network =
+        |w: i16| Network::new(128, vec![0; INPUTS * 128], vec![255; 128], vec![w; 256], 0).unwrap();
+    let pos = Chess::default();
+    assert_eq!(network(i16::MAX).evaluate_full(&pos), 52_427_200);
+    assert_eq!(network(-i16::MAX).evaluate_full(&pos), -52_427_200);
+}
+
 #[test]
 fn mirrored_position_scores_the_same_for_the_side_to_move() {
     let net = random_network(32, 99);
