@@ -463,3 +463,37 @@ fn files_are_read_or_refused_with_their_path() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The search evaluates with the network it is given, on every thread, and with the
+/// hand-crafted evaluation again once the network is taken away. A network that scores
+/// every position +100 for the side to move (output bias 4080 × 400 / 16,320) makes a
+/// one-ply search of the quiet start position worth −100: each reply leaves the opponent
+/// to move at +100.
+#[test]
+fn search_evaluates_with_the_network_it_is_given() {
+    use crate::limits::Limits;
+    use crate::search::{SearchOptions, Searcher};
+    let constant = Network::new(8, vec![0; INPUTS * 8], vec![0; 8], vec![0; 16], 4080).unwrap();
+    assert_eq!(constant.evaluate_full(&Chess::default()), 100);
+    let board = Board::default();
+    let limits = Limits::depth(1);
+    let mut searcher = Searcher::new(1).unwrap();
+    let hand_crafted = searcher
+        .search(&board, &limits, &SearchOptions::default(), &mut |_| {})
+        .score;
+    assert_ne!(hand_crafted, -100);
+    searcher.set_network(Some(Arc::new(constant)));
+    for threads in [1, 2] {
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let result = searcher.search(&board, &limits, &options, &mut |_| {});
+        assert_eq!(result.score, -100, "{threads} threads");
+    }
+    searcher.set_network(None);
+    let again = searcher
+        .search(&board, &limits, &SearchOptions::default(), &mut |_| {})
+        .score;
+    assert_eq!(again, hand_crafted);
+}
