@@ -1438,6 +1438,13 @@ fn eval_file_refuses_bad_files_and_keeps_serving() {
             good.display()
         )
     );
+    e.send("setoption name EvalFile value");
+    assert_eq!(
+        e.sync(),
+        ["info string EvalFile <embedded>: network of 128 hidden neurons read"]
+    );
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.sync();
     // The network read from `good` is the one in use and the one `eval` shows.
     e.send("setoption name UseNNUE value true");
     e.send(&format!("position fen {MIDDLEGAME}"));

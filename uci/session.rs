@@ -269,23 +269,25 @@ impl Session {
     /// `EvalFile`: reads the network (the embedded one for `<embedded>` or nothing); a
     /// file that cannot be read or is no valid network leaves the current one in force.
     fn set_eval_file(&mut self, path: String) {
-        let loaded = if path.is_empty() || path == EMBEDDED_NETWORK {
+        let embedded = path.is_empty() || path == EMBEDDED_NETWORK;
+        let name = if embedded {
+            EMBEDDED_NETWORK.to_string()
+        } else {
+            path
+        };
+        let loaded = if embedded {
             Ok(nnue::embedded())
         } else {
-            Network::load(Path::new(&path))
+            Network::load(Path::new(&name))
         };
         match loaded {
             Ok(network) => {
                 send(&format!(
-                    "info string EvalFile {path}: network of {} hidden neurons read",
+                    "info string EvalFile {name}: network of {} hidden neurons read",
                     network.hidden()
                 ));
                 self.network = Arc::new(network);
-                self.eval_file = if path.is_empty() {
-                    EMBEDDED_NETWORK.to_string()
-                } else {
-                    path
-                };
+                self.eval_file = name;
                 self.apply_network();
             }
             Err(e) => error(&format!("EvalFile: {e}; keeping {}", self.eval_file)),
