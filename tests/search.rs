@@ -669,7 +669,7 @@ fn bench_is_deterministic() {
     let depth = bench::DEFAULT_DEPTH;
     let run = || {
         let mut lines = Vec::new();
-        let (nodes, _) = bench::run(depth, 1, bench::DEFAULT_HASH_MB, |l| {
+        let (nodes, _) = bench::run(depth, 1, bench::DEFAULT_HASH_MB, None, |l| {
             lines.push(l.nodes);
         })
         .expect("bench");

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{Engine, LONG, Rng, timing_lock};
 use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::nnue;
 
 /// The bound for "at once" replies (`readyok`, `bestmove` after `stop`, exit after `quit`):
 /// generous, so that a loaded machine does not make the tests flaky.
@@ -316,6 +317,8 @@ fn uci_handshake_declares_exact_options() {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
         "option name Syzygy50MoveRule type check default true",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name UseNNUE type check default false",
+        "option name EvalFile type string default <embedded>",
         "uciok",
     ];
     assert_eq!(lines, expected);
@@ -1371,6 +1374,102 @@ fn eval_prints_and_keeps_serving() {
     e.quit();
 }
 
+/// `EvalFile` refuses a missing or malformed file with one error and keeps the network it
+/// had; `UseNNUE` makes the network search, and `eval` shows its score.
+#[test]
+fn eval_file_refuses_bad_files_and_keeps_serving() {
+    let dir = std::env::temp_dir().join(format!("cutoff-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.nnue");
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(
+        &garbage,
+        b"not a network at all, but long enough for a header......",
+    )
+    .unwrap();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, nnue::EMBEDDED).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &nnue::EMBEDDED[..1000]).unwrap();
+
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        missing.display()
+    ));
+    assert_eq!(
+        e.expect_error("a missing EvalFile"),
+        format!(
+            "info string error: EvalFile: cannot read {}: No such file or directory (os error 2); \
+             keeping <embedded>",
+            missing.display()
+        )
+    );
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        garbage.display()
+    ));
+    assert_eq!(
+        e.expect_error("a file that is no network"),
+        format!(
+            "info string error: EvalFile: {}: not a Cutoff network file (wrong magic); keeping \
+             <embedded>",
+            garbage.display()
+        )
+    );
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(
+        e.sync(),
+        [format!(
+            "info string EvalFile {}: network of 128 hidden neurons read",
+            good.display()
+        )]
+    );
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
+    assert_eq!(
+        e.expect_error("a truncated network"),
+        format!(
+            "info string error: EvalFile: {}: truncated network payload: 936 bytes, expected \
+             197380; keeping {}",
+            truncated.display(),
+            good.display()
+        )
+    );
+    e.send("setoption name EvalFile value");
+    assert_eq!(
+        e.sync(),
+        ["info string EvalFile <embedded>: network of 128 hidden neurons read"]
+    );
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.sync();
+    // The network read from `good` is the one in use and the one `eval` shows.
+    e.send("setoption name UseNNUE value true");
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    e.send("eval");
+    let lines = e.sync();
+    let stm = nnue::embedded().evaluate_full(board(MIDDLEGAME, false, &[]).pos());
+    assert_eq!(
+        lines[lines.len() - 4..],
+        [
+            String::new(),
+            format!(
+                "Network {}, 128 hidden neurons (in use: UseNNUE)",
+                good.display()
+            ),
+            format!("Network, White's view: {stm} cp"),
+            format!("Network, side to move (White): {stm} cp"),
+        ]
+    );
+    search(&mut e, &board(MIDDLEGAME, false, &[]), "go depth 5");
+    e.send("setoption name UseNNUE value false");
+    search(&mut e, &board(MIDDLEGAME, false, &[]), "go depth 5");
+    e.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn commands_right_after_bestmove_are_accepted() {
     // The window is short but real: with other processes busy on a 2-core machine, about
@@ -1450,6 +1549,9 @@ const REAL_COMMANDS: &[&str] = &[
     "setoption name UCI_ShowWDL value true",
     "setoption name Ponder value true",
     "setoption name Clear Hash",
+    "setoption name UseNNUE value true",
+    "setoption name UseNNUE value false",
+    "setoption name EvalFile value <embedded>",
     "register later",
     "register name Someone code 1234",
     "ucinewgame",
@@ -1502,6 +1604,8 @@ const VOCABULARY: &[&str] = &[
     "Ponder",
     "UCI_Chess960",
     "UCI_ShowWDL",
+    "UseNNUE",
+    "EvalFile",
     "Clear",
     "true",
     "false",

@@ -16,10 +16,12 @@ mod train;
 mod tune;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::nnue::{self, Network};
 
 #[derive(Parser)]
 #[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
@@ -41,6 +43,12 @@ enum Tool {
         /// Transposition table size in MB.
         #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+        /// Evaluate with the embedded network instead of the hand-crafted evaluation.
+        #[arg(long)]
+        nnue: bool,
+        /// Evaluate with this network file (implies --nnue).
+        #[arg(long, value_name = "FILE")]
+        eval_file: Option<std::path::PathBuf>,
     },
     /// Run EPD test suites (bm, am, dm, matetrack's bm #N, STS c0 points).
     Epd {
@@ -148,8 +156,21 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            nnue,
+            eval_file,
         }) => {
-            if session::run_bench(depth, threads as usize, hash as usize) {
+            let network = match (eval_file, nnue) {
+                (Some(path), _) => match Network::load(&path) {
+                    Ok(network) => Some(Arc::new(network)),
+                    Err(e) => {
+                        eprintln!("cutoff: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                },
+                (None, true) => Some(Arc::new(nnue::embedded())),
+                (None, false) => None,
+            };
+            if session::run_bench(depth, threads as usize, hash as usize, network) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE

@@ -19,6 +19,9 @@ pub enum Kind {
     },
 }
 
+/// `EvalFile`'s name for the network compiled into the engine.
+pub const EMBEDDED_NETWORK: &str = "<embedded>";
+
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: Kind,
@@ -115,6 +118,16 @@ pub const OPTIONS: &[OptionSpec] = &[
             default: 7,
             min: 0,
             max: 7,
+        },
+    },
+    OptionSpec {
+        name: "UseNNUE",
+        kind: Kind::Check { default: false },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: Kind::String {
+            default: EMBEDDED_NETWORK,
         },
     },
 ];

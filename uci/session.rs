@@ -3,6 +3,7 @@
 //! until it has sent its one `bestmove`, then hands it back.
 
 use std::io::BufRead;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -12,13 +13,14 @@ use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::eval;
 use cutoff_engine::limits::Limits;
+use cutoff_engine::nnue::{self, Network};
 use cutoff_engine::perft;
 use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
 use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
 use crate::command::{self, Command, Go};
-use crate::options::{self, OPTIONS, Value};
+use crate::options::{self, EMBEDDED_NETWORK, OPTIONS, Value};
 use crate::output;
 use crate::syzygy;
 
@@ -55,6 +57,11 @@ pub struct Session {
     skill_level: i64,
     limit_strength: bool,
     elo: i64,
+    /// `UseNNUE`: the network evaluates instead of the hand-crafted evaluation.
+    use_nnue: bool,
+    /// The network `EvalFile` named (the embedded one until another is read), and its name.
+    network: Arc<Network>,
+    eval_file: String,
     options: SearchOptions,
     /// The searcher when idle; while a search runs, its worker owns it.
     searcher: Option<Searcher>,
@@ -74,6 +81,9 @@ impl Session {
             skill_level: TOP_LEVEL,
             limit_strength: false,
             elo: ELO_MAX,
+            use_nnue: false,
+            network: Arc::new(nnue::embedded()),
+            eval_file: EMBEDDED_NETWORK.to_string(),
             options: SearchOptions::default(),
             signals: searcher.signals(),
             searcher: Some(searcher),
@@ -136,11 +146,15 @@ impl Session {
             Command::PonderHit => self.signals.ponder.store(false, Ordering::Relaxed),
             Command::Quit => return false,
             Command::Display => self.display(),
-            Command::Eval => send_lines(&eval::trace(self.board.pos()).to_string()),
+            Command::Eval => {
+                send_lines(&eval::trace(self.board.pos()).to_string());
+                self.network_eval();
+            }
             Command::Bench { depth } => {
                 if self.idle_searcher("bench").is_some() {
                     let depth = depth.map_or(bench::DEFAULT_DEPTH, |d| d as i32);
-                    run_bench(depth, 1, bench::DEFAULT_HASH_MB);
+                    let network = self.use_nnue.then(|| Arc::clone(&self.network));
+                    run_bench(depth, 1, bench::DEFAULT_HASH_MB, network);
                 }
             }
         }
@@ -234,6 +248,11 @@ impl Session {
                 self.options.syzygy.probe_limit = pieces as usize;
             }
             ("Syzygy50MoveRule", Value::Check(on)) => self.options.syzygy.rule50 = on,
+            ("UseNNUE", Value::Check(on)) => {
+                self.use_nnue = on;
+                self.apply_network();
+            }
+            ("EvalFile", Value::String(path)) => self.set_eval_file(path),
             _ => unreachable!("options::check returns only declared options"),
         }
         // As in Stockfish, UCI_LimitStrength (with UCI_Elo) overrides Skill Level.
@@ -245,6 +264,63 @@ impl Session {
         if self.debug {
             send(&format!("info string {name} set"));
         }
+    }
+
+    /// `EvalFile`: reads the network (the embedded one for `<embedded>` or nothing); a
+    /// file that cannot be read or is no valid network leaves the current one in force.
+    fn set_eval_file(&mut self, path: String) {
+        let embedded = path.is_empty() || path == EMBEDDED_NETWORK;
+        let name = if embedded {
+            EMBEDDED_NETWORK.to_string()
+        } else {
+            path
+        };
+        let loaded = if embedded {
+            Ok(nnue::embedded())
+        } else {
+            Network::load(Path::new(&name))
+        };
+        match loaded {
+            Ok(network) => {
+                send(&format!(
+                    "info string EvalFile {name}: network of {} hidden neurons read",
+                    network.hidden()
+                ));
+                self.network = Arc::new(network);
+                self.eval_file = name;
+                self.apply_network();
+            }
+            Err(e) => error(&format!("EvalFile: {e}; keeping {}", self.eval_file)),
+        }
+    }
+
+    /// Hands the searcher the network if `UseNNUE` is on, else none.
+    fn apply_network(&mut self) {
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_network(self.use_nnue.then(|| Arc::clone(&self.network)));
+        }
+    }
+
+    /// `eval`, after the hand-crafted breakdown: the network's score of the position.
+    fn network_eval(&self) {
+        let stm = self.network.evaluate_full(self.board.pos());
+        let (white, side) = match self.board.turn() {
+            Color::White => (stm, "White"),
+            Color::Black => (-stm, "Black"),
+        };
+        let in_use = if self.use_nnue {
+            "in use"
+        } else {
+            "not in use"
+        };
+        send("");
+        send(&format!(
+            "Network {}, {} hidden neurons ({in_use}: UseNNUE)",
+            self.eval_file,
+            self.network.hidden()
+        ));
+        send(&format!("Network, White's view: {white} cp"));
+        send(&format!("Network, side to move ({side}): {stm} cp"));
     }
 
     /// `position`: builds the new position completely before replacing the old one, so a
@@ -423,9 +499,14 @@ pub fn run_perft(board: &Board, depth: u32, threads: usize, divide: bool) -> u64
 }
 
 /// `bench`: per-position lines, then the totals OpenBench reads.
-pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> bool {
+pub fn run_bench(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    network: Option<Arc<Network>>,
+) -> bool {
     let mut index = 0;
-    let outcome = bench::run(depth, threads, hash_mb, |line| {
+    let outcome = bench::run(depth, threads, hash_mb, network, |line| {
         index += 1;
         send(&format!(
             "position {index:2}: {:>10} nodes {:>6} ms  {}",

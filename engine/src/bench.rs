@@ -2,10 +2,12 @@
 //! 16 MB table each, so the total node count is a signature of the search: any change to
 //! the tree changes it (OpenBench reads `N nodes N nps`).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::limits::Limits;
+use crate::nnue::Network;
 use crate::search::{SearchOptions, Searcher};
 
 /// Default depth of `cutoff bench`.
@@ -79,14 +81,17 @@ pub struct BenchLine {
 }
 
 /// Runs the bench: each position from a cleared table and fresh histories, so the result
-/// does not depend on the order or on earlier searches.
+/// does not depend on the order or on earlier searches. `network` evaluates if given,
+/// else the hand-crafted evaluation does.
 pub fn run(
     depth: i32,
     threads: usize,
     hash_mb: usize,
+    network: Option<Arc<Network>>,
     mut on_line: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut searcher = Searcher::new(hash_mb)?;
+    searcher.set_network(network);
     let options = SearchOptions {
         threads,
         ..SearchOptions::default()

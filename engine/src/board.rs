@@ -348,6 +348,20 @@ impl Board {
         });
     }
 
+    /// Positions on the stack: the game position and one for each `make` or `make_null`
+    /// since (what the network's accumulators are kept beside).
+    #[inline]
+    pub fn stack_len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Position `index` on the stack (0: the game position) and its key.
+    #[inline]
+    pub fn stack_position(&self, index: usize) -> (&Chess, u64) {
+        let state = &self.states[index];
+        (&state.pos, state.key)
+    }
+
     /// Takes back the last `make` or `make_null`.
     pub fn unmake(&mut self) {
         assert!(self.states.len() > 1, "unmake without make");

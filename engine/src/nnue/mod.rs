@@ -1,13 +1,27 @@
 //! The learned evaluation (NNUE: an "efficiently updatable" neural network).
 //!
 //! [`network`] holds the network, its file format (shared with the trainer, which writes
-//! what this module reads) and its exact integer forward pass.
+//! what this module reads) and its exact integer forward pass; [`accumulator`] keeps its
+//! first layer up to date beside the board's stack of positions as the search walks the
+//! tree. The network is read-only and shared by all search threads; each thread owns
+//! an [`AccumulatorStack`].
 
+pub mod accumulator;
 pub mod network;
 
+pub use accumulator::{AccumulatorStack, EVAL_LIMIT};
 pub use network::{
     Accumulator, FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index,
 };
+
+/// The network compiled into the engine: `engine/nets/default.nnue`, whose provenance
+/// `engine/nets/README.md` gives.
+pub const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The embedded network, read (a test checks that the committed file reads).
+pub fn embedded() -> Network {
+    Network::from_bytes(EMBEDDED).expect("the embedded network is a valid file")
+}
 
 #[cfg(test)]
 mod tests;

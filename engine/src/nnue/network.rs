@@ -11,6 +11,8 @@
 //! and the output bias.
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
@@ -99,7 +101,7 @@ impl Accumulator {
     }
 
     #[inline]
-    fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
+    pub(crate) fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
         let hidden = self.values.len() / 2;
         match perspective {
             Color::White => &mut self.values[..hidden],
@@ -119,6 +121,10 @@ pub struct Network {
     /// `[2 * hidden]`: the side to move's half, then the other side's.
     out_weights: Vec<i16>,
     out_bias: i32,
+    /// Whether the output layer's sum fits i32 whatever the position (true for every
+    /// trained network: |out weight| <= 127 and H <= 128 keep it below 2^31), so that
+    /// it can be summed in the faster i32 lanes; otherwise it is summed in i64.
+    sums_fit_i32: bool,
 }
 
 impl Network {
@@ -147,12 +153,19 @@ impl Network {
                 )));
             }
         }
+        let largest_weight = out_weights
+            .iter()
+            .map(|w| i64::from(w.unsigned_abs()))
+            .max()
+            .unwrap_or(0);
+        let largest_sum = 2 * hidden as i64 * i64::from(QA * QA) * largest_weight;
         Ok(Network {
             hidden,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
+            sums_fit_i32: largest_sum <= i64::from(i32::MAX),
         })
     }
 
@@ -187,6 +200,10 @@ impl Network {
     /// wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let err = |msg: String| Err(NetworkError(msg));
+        // The magic first: a short file of something else is that, not a truncated network.
+        if bytes.len() >= MAGIC.len() && bytes[..MAGIC.len()] != MAGIC {
+            return err("not a Cutoff network file (wrong magic)".to_string());
+        }
         if bytes.len() < HEADER_BYTES {
             return err(format!(
                 "truncated network file: {} bytes, the header alone is {HEADER_BYTES}",
@@ -194,9 +211,6 @@ impl Network {
             ));
         }
         let (header, payload) = bytes.split_at(HEADER_BYTES);
-        if header[..8] != MAGIC {
-            return err("not a Cutoff network file (wrong magic)".to_string());
-        }
         let u32_at =
             |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("four bytes"));
         let u64_at =
@@ -267,6 +281,27 @@ impl Network {
         let out_weights = take(2 * hidden);
         let out_bias = i32::from_le_bytes(out_bias.try_into().expect("four bytes"));
         Network::new(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    /// Reads a network file. A file larger than any valid network is refused before it
+    /// is read whole.
+    pub fn load(path: &Path) -> Result<Network, NetworkError> {
+        let cannot =
+            |e: std::io::Error| NetworkError(format!("cannot read {}: {e}", path.display()));
+        let largest = HEADER_BYTES + payload_bytes(MAX_HIDDEN);
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(cannot)?
+            .take(largest as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() > largest {
+            return Err(NetworkError(format!(
+                "{} is larger than any network file ({largest} bytes at most)",
+                path.display()
+            )));
+        }
+        Network::from_bytes(&bytes).map_err(|e| NetworkError(format!("{}: {e}", path.display())))
     }
 
     /// The network as a file: header, then payload (see the module documentation).
@@ -340,8 +375,12 @@ impl Network {
     /// layer, all in integers exactly as the format specifies.
     pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let (ours, theirs) = self.out_weights.split_at(self.hidden);
-        let sum =
-            screlu_dot(acc.side(side_to_move), ours) + screlu_dot(acc.side(!side_to_move), theirs);
+        let (ours_acc, theirs_acc) = (acc.side(side_to_move), acc.side(!side_to_move));
+        let sum = if self.sums_fit_i32 {
+            i64::from(screlu_dot::<i32>(ours_acc, ours) + screlu_dot::<i32>(theirs_acc, theirs))
+        } else {
+            screlu_dot::<i64>(ours_acc, ours) + screlu_dot::<i64>(theirs_acc, theirs)
+        };
         let v = sum / i64::from(QA) + i64::from(self.out_bias);
         // For any file |v| < 2^37 (at most 2 * 4096 * 255 * 32768 plus an i32), so
         // `v * SCALE` is exact in i64 and the quotient fits i32.
@@ -365,15 +404,23 @@ pub(crate) fn add_column(acc: &mut [i32], column: &[i16]) {
     }
 }
 
-/// `Σ clamp(acc[i], 0, QA)^2 * weights[i]`. Each product fits i32 (at most 255² × 32768
-/// < 2^31); the sum is kept in i64, exact for any hidden size.
+/// `acc -= column`, element by element.
 #[inline]
-fn screlu_dot(acc: &[i32], weights: &[i16]) -> i64 {
+pub(crate) fn sub_column(acc: &mut [i32], column: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(column) {
+        *a -= i32::from(w);
+    }
+}
+
+/// `Σ clamp(acc[i], 0, QA)^2 * weights[i]`, summed in `T` (i64 always exact; i32 where
+/// the network says its sums fit). Each product fits i32: at most 255² × 32768 < 2^31.
+#[inline]
+fn screlu_dot<T: From<i32> + std::iter::Sum>(acc: &[i32], weights: &[i16]) -> T {
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| {
             let c = a.clamp(0, QA);
-            i64::from(c * c * i32::from(w))
+            T::from(c * c * i32::from(w))
         })
         .sum()
 }

@@ -1,9 +1,12 @@
 //! Tests of the network format and the forward pass.
 
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square, fen::Fen};
+use std::sync::Arc;
+
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen};
 
 use super::network::{HEADER_BYTES, MAX_HIDDEN, fnv1a};
 use super::*;
+use crate::board::Board;
 use crate::rng::Rng;
 
 /// Seed of the placeholder network in `engine/nets/default.nnue`.
@@ -237,6 +240,18 @@ fn tiny_network_gives_the_value_worked_out_by_hand() {
     assert_eq!(net(-20_000).evaluate_full(&white), -229);
 }
 
+/// Output weights too large for an i32 sum are summed exactly in i64: every neuron at
+/// 255 (biases alone) and every output weight 32767 give 256 × 255² × 32767 / 255 =
+/// 2,139,029,760, times 400 / 16,320 = 52,427,200 cp.
+#[test]
+fn largest_output_sums_stay_exact() {
+    let network =
+        |w: i16| Network::new(128, vec![0; INPUTS * 128], vec![255; 128], vec![w; 256], 0).unwrap();
+    let pos = Chess::default();
+    assert_eq!(network(i16::MAX).evaluate_full(&pos), 52_427_200);
+    assert_eq!(network(-i16::MAX).evaluate_full(&pos), -52_427_200);
+}
+
 #[test]
 fn mirrored_position_scores_the_same_for_the_side_to_move() {
     let net = random_network(32, 99);
@@ -262,4 +277,223 @@ fn write_placeholder_network() {
     let net = random_network(PLACEHOLDER_HIDDEN, PLACEHOLDER_SEED);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
     std::fs::write(path, net.to_bytes()).unwrap();
+}
+
+/// Counts of the move kinds a random walk played, to show the walk covered them.
+#[derive(Default, Debug)]
+struct Covered {
+    captures: usize,
+    en_passant: usize,
+    promotions: usize,
+    castles_short: usize,
+    castles_long: usize,
+    null_moves: usize,
+    evaluations: usize,
+}
+
+/// A random legal move, one of the rarer kinds (castling, en passant, promotion,
+/// capture) half of the time when there is one, so that short games play them all.
+fn random_move(board: &Board, rng: &mut Rng) -> Option<Move> {
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let special: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.is_capture() || m.is_promotion() || m.is_castle())
+        .collect();
+    if !special.is_empty() && rng.below(2) == 0 {
+        return Some(special[rng.below(special.len())]);
+    }
+    Some(moves[rng.below(moves.len())])
+}
+
+/// Checks the incremental accumulator of the current position against a refresh.
+fn check_accumulator(board: &Board, stack: &mut AccumulatorStack, covered: &mut Covered) {
+    let network = Arc::clone(stack.network());
+    let mut fresh = network.empty_accumulator();
+    network.refresh(board.pos().board(), &mut fresh);
+    assert_eq!(*stack.accumulator(board), fresh, "{}", board.fen());
+    let expected = network
+        .evaluate_full(board.pos())
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    assert_eq!(stack.evaluate(board), expected, "{}", board.fen());
+    covered.evaluations += 1;
+}
+
+fn record(board: &Board, m: Move, covered: &mut Covered) {
+    match m {
+        Move::EnPassant { .. } => covered.en_passant += 1,
+        Move::Castle { king, rook } if king < rook => covered.castles_short += 1,
+        Move::Castle { .. } => covered.castles_long += 1,
+        _ => {}
+    }
+    covered.captures += usize::from(m.is_capture());
+    covered.promotions += usize::from(m.is_promotion());
+    debug_assert!(board.pos().is_legal(m));
+}
+
+/// Random games walked like a search: along the game line, side branches are made,
+/// evaluated and taken back, null moves are tried, and positions are evaluated only now
+/// and then (so that the stack replays several moves at once, or refreshes after a long
+/// gap). After each evaluation the incremental accumulator must equal a refresh.
+fn walk_random_games(fens: &[&str], chess960: bool, games_per_fen: usize, seed: u64) -> Covered {
+    let network = Arc::new(random_network(16, seed));
+    let mut rng = Rng::new(seed);
+    let mut covered = Covered::default();
+    for fen in fens {
+        for _ in 0..games_per_fen {
+            let mut board = Board::from_fen(fen, chess960).unwrap();
+            let mut stack = AccumulatorStack::new(Arc::clone(&network));
+            let mut line = 0;
+            while line < 160 {
+                // A side branch of up to three moves, evaluated at its end.
+                let mut branch = 0;
+                for _ in 0..rng.below(4) {
+                    let Some(m) = random_move(&board, &mut rng) else {
+                        break;
+                    };
+                    record(&board, m, &mut covered);
+                    board.make(m);
+                    branch += 1;
+                }
+                if !board.in_check() && rng.below(4) == 0 {
+                    board.make_null();
+                    covered.null_moves += 1;
+                    branch += 1;
+                }
+                check_accumulator(&board, &mut stack, &mut covered);
+                for _ in 0..branch {
+                    board.unmake();
+                }
+                let Some(m) = random_move(&board, &mut rng) else {
+                    break;
+                };
+                record(&board, m, &mut covered);
+                board.make(m);
+                line += 1;
+                // Most positions of the line are evaluated, some only much later.
+                if rng.below(8) != 0 || line % 20 == 0 {
+                    check_accumulator(&board, &mut stack, &mut covered);
+                }
+            }
+        }
+    }
+    covered
+}
+
+#[test]
+fn incremental_accumulator_equals_a_refresh_in_random_games() {
+    let covered = walk_random_games(
+        &[
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+        ],
+        false,
+        6,
+        1,
+    );
+    assert!(covered.en_passant > 0, "{covered:?}");
+    assert!(covered.promotions > 0, "{covered:?}");
+    assert!(covered.castles_short > 0, "{covered:?}");
+    assert!(covered.castles_long > 0, "{covered:?}");
+    assert!(covered.null_moves > 0, "{covered:?}");
+    assert!(covered.captures > 100, "{covered:?}");
+    assert!(covered.evaluations > 2000, "{covered:?}");
+}
+
+/// Chess960 castling moves the king onto the rook's square or the rook onto the king's
+/// (here, among others, king f1 and rook g1 trade places).
+#[test]
+fn incremental_accumulator_equals_a_refresh_in_chess960_games() {
+    let covered = walk_random_games(
+        &[
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+            "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9",
+            "1nbbnrkr/p1p1ppp1/3p4/1p3P1p/3Pq2P/8/PPP1P1P1/QNBBNRKR w HFhf - 0 9",
+            "4k3/8/8/8/8/8/8/rR3KR1 w GB - 0 1",
+        ],
+        true,
+        6,
+        2,
+    );
+    assert!(covered.castles_short > 0, "{covered:?}");
+    assert!(covered.castles_long > 0, "{covered:?}");
+    assert!(covered.evaluations > 2000, "{covered:?}");
+}
+
+#[test]
+fn embedded_network_reads() {
+    let net = embedded();
+    assert_eq!(net.to_bytes(), EMBEDDED);
+    assert_eq!(
+        net.hidden(),
+        128,
+        "engine/nets/README.md describes a network of 128"
+    );
+}
+
+#[test]
+fn files_are_read_or_refused_with_their_path() {
+    let dir = std::env::temp_dir().join(format!("cutoff-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let net = random_network(8, 21);
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    assert_eq!(Network::load(&good).unwrap(), net);
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &net.to_bytes()[..100]).unwrap();
+    assert_eq!(
+        Network::load(&truncated).unwrap_err().0,
+        format!(
+            "{}: truncated network payload: 36 bytes, expected 12340",
+            truncated.display()
+        )
+    );
+    let missing = dir.join("missing.nnue");
+    let err = Network::load(&missing).unwrap_err().0;
+    assert!(
+        err.starts_with(&format!("cannot read {}: ", missing.display())),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The search evaluates with the network it is given, on every thread, and with the
+/// hand-crafted evaluation again once the network is taken away. A network that scores
+/// every position +100 for the side to move (output bias 4080 × 400 / 16,320) makes a
+/// one-ply search of the quiet start position worth −100: each reply leaves the opponent
+/// to move at +100.
+#[test]
+fn search_evaluates_with_the_network_it_is_given() {
+    use crate::limits::Limits;
+    use crate::search::{SearchOptions, Searcher};
+    let constant = Network::new(8, vec![0; INPUTS * 8], vec![0; 8], vec![0; 16], 4080).unwrap();
+    assert_eq!(constant.evaluate_full(&Chess::default()), 100);
+    let board = Board::default();
+    let limits = Limits::depth(1);
+    let mut searcher = Searcher::new(1).unwrap();
+    let hand_crafted = searcher
+        .search(&board, &limits, &SearchOptions::default(), &mut |_| {})
+        .score;
+    assert_ne!(hand_crafted, -100);
+    searcher.set_network(Some(Arc::new(constant)));
+    for threads in [1, 2] {
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let result = searcher.search(&board, &limits, &options, &mut |_| {});
+        assert_eq!(result.score, -100, "{threads} threads");
+    }
+    searcher.set_network(None);
+    let again = searcher
+        .search(&board, &limits, &SearchOptions::default(), &mut |_| {})
+        .score;
+    assert_eq!(again, hand_crafted);
 }

@@ -12,7 +12,6 @@ use shakmaty::{Move, MoveList, Position};
 use super::qsearch::qsearch;
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
@@ -117,11 +116,7 @@ pub(super) fn alphabeta<const PV: bool>(
     td.seldepth = td.seldepth.max(ply);
     let board = &td.board;
     if ply >= MAX_PLY - 1 {
-        return if in_check {
-            DRAW
-        } else {
-            evaluate(board.pos())
-        };
+        return if in_check { DRAW } else { td.evaluate() };
     }
 
     // Step 4. Mate-distance pruning: no line from here can beat a mate already found
@@ -175,7 +170,7 @@ pub(super) fn alphabeta<const PV: bool>(
             Bound::Lower => score >= beta,
             Bound::Upper => score <= alpha,
         } {
-            let static_eval = if in_check { 0 } else { evaluate(board.pos()) };
+            let static_eval = if in_check { 0 } else { td.evaluate() };
             shared.tt.store(
                 key,
                 ply,

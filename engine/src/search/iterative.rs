@@ -13,7 +13,6 @@ use super::{
     ThreadData,
 };
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
 use crate::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
@@ -237,17 +236,17 @@ pub(crate) fn iterate(
     if td.is_main() {
         wait_for_stop(shared, limits);
     }
-    let best = &td.root_moves[0];
-    let searched = if best.score > -INFINITY {
-        best.score
+    let searched = if td.root_moves[0].score > -INFINITY {
+        td.root_moves[0].score
     } else if best_score > -INFINITY {
         best_score
     } else if td.board.in_check() {
         // Stopped before any move was scored (a tiny node limit).
         DRAW
     } else {
-        evaluate(td.board.pos())
+        td.evaluate()
     };
+    let best = &td.root_moves[0];
     let score = best.reported_score(searched);
     SearchResult {
         best: Some(best.mv),

@@ -21,6 +21,7 @@ use crate::correction::{self, CorrectionHistory};
 use crate::eval::{PawnTable, evaluate_cached};
 use crate::history::{Continuations, History, PieceTo};
 use crate::limits::Limits;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::params;
 use crate::rng::Rng;
 use crate::score::MAX_PLY;
@@ -56,6 +57,8 @@ pub struct SharedState {
     tb_probe: TbProbe,
     /// Tablebase probes that gave an answer, by all threads (UCI `tbhits`).
     tb_hits: AtomicU64,
+    /// The network that evaluates positions, read-only; None: the hand-crafted evaluation.
+    network: Option<Arc<Network>>,
 }
 
 /// When the tree probes the tables during one search.
@@ -241,6 +244,8 @@ pub struct ThreadData {
     pub(crate) correction: CorrectionHistory,
     /// The pawn-structure terms of the evaluation, by pawn structure.
     pub(crate) pawn_table: PawnTable,
+    /// The network's accumulators beside the board's stack, when a network evaluates.
+    nnue: Option<AccumulatorStack>,
     pub(crate) stack: Vec<StackEntry>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
@@ -269,6 +274,7 @@ impl ThreadData {
             history: History::default(),
             correction: CorrectionHistory::default(),
             pawn_table: PawnTable::default(),
+            nnue: None,
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -309,14 +315,21 @@ impl ThreadData {
         let correction = self
             .correction
             .correction(self.board.turn(), self.board.pawn_key());
-        let raw = tt_hit.map_or_else(
-            || evaluate_cached(self.board.pos(), &mut self.pawn_table),
-            |h| h.static_eval,
-        );
+        let raw = tt_hit.map_or_else(|| self.evaluate(), |h| h.static_eval);
         Some(StaticEval {
             raw,
             corrected: correction::apply(raw, correction),
         })
+    }
+
+    /// The current position's evaluation from the side to move: the network's when one is
+    /// set, else the hand-crafted one.
+    #[inline]
+    pub(crate) fn evaluate(&mut self) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(&self.board),
+            None => evaluate_cached(self.board.pos(), &mut self.pawn_table),
+        }
     }
 
     /// A search of `depth` found the current position worth `error` more than its raw
@@ -425,6 +438,7 @@ impl Searcher {
                 tablebases: None,
                 tb_probe: TbProbe::default(),
                 tb_hits: AtomicU64::new(0),
+                network: None,
             },
             threads: vec![ThreadData::new(0)],
             searches: 0,
@@ -449,6 +463,21 @@ impl Searcher {
     /// Uses these Syzygy tables from the next search on (None: none).
     pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
         self.shared.tablebases = tablebases;
+    }
+
+    /// Evaluates with `network` from the next search on (None: the hand-crafted
+    /// evaluation). The table and correction history, which learned the other
+    /// evaluation's scores, are cleared when the evaluation changes.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.shared.network, &network) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.shared.network = network;
+            self.clear();
+        }
     }
 
     /// Sets the number of search threads (main + helpers).
@@ -503,6 +532,10 @@ impl Searcher {
             td.completed_depth = 0;
             td.stopped = false;
             td.history.clear_killers();
+            let current = td.nnue.as_ref().map(AccumulatorStack::network);
+            if current.map(Arc::as_ptr) != shared.network.as_ref().map(Arc::as_ptr) {
+                td.nnue = shared.network.clone().map(AccumulatorStack::new);
+            }
             td.node_limit = if td.is_main() { limits.nodes } else { None };
             td.pondering = pondering;
             td.time = td

@@ -3,7 +3,6 @@
 
 use super::{SharedState, ThreadData};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::movepick::MovePicker;
 use crate::params::DELTA_MARGIN;
 use crate::score::{INFINITY, MAX_PLY, mated_in};
@@ -34,7 +33,7 @@ pub(super) fn qsearch<const PV: bool>(
     }
     let in_check = board.in_check();
     if ply >= MAX_PLY - 1 {
-        return if in_check { 0 } else { evaluate(board.pos()) };
+        return if in_check { 0 } else { td.evaluate() };
     }
 
     // A TT entry of any depth bounds a quiescence node.
