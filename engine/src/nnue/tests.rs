@@ -9,11 +9,6 @@ use super::*;
 use crate::board::Board;
 use crate::rng::Rng;
 
-/// Seed of the placeholder network in `engine/nets/default.nnue`.
-const PLACEHOLDER_SEED: u64 = 0x00C0_FFEE;
-/// Hidden size of the placeholder network.
-const PLACEHOLDER_HIDDEN: usize = 128;
-
 /// A deterministic pseudo-random network shaped like a freshly initialised one: first
 /// layer weights uniform in ±32 (±0.125 before quantisation), biases in 0..64 so that
 /// most neurons start active, output weights in ±32 (±0.5), output bias 0.
@@ -266,17 +261,6 @@ fn mirrored_position_scores_the_same_for_the_side_to_move() {
         assert_eq!(net.evaluate_full(&mirrored(&pos)), score, "{fen}");
         assert_ne!(score, 0, "{fen}: a zero score would prove nothing");
     }
-}
-
-/// Regenerates the placeholder network `engine/nets/default.nnue` (see
-/// `engine/nets/README.md`): `cargo test --release -p cutoff-engine
-/// write_placeholder_network -- --ignored`.
-#[test]
-#[ignore = "writes engine/nets/default.nnue"]
-fn write_placeholder_network() {
-    let net = random_network(PLACEHOLDER_HIDDEN, PLACEHOLDER_SEED);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
-    std::fs::write(path, net.to_bytes()).unwrap();
 }
 
 /// Counts of the move kinds a random walk played, to show the walk covered them.
