@@ -4,8 +4,10 @@
 
 use cutoff_lab::algorithms::{alphabeta, alphabeta_failsoft, alphabeta_ordered, pvs};
 use cutoff_lab::chess::ChessGame;
-use cutoff_lab::minimal::{knuth_moore_leaves, minimal_tree};
-use cutoff_lab::synthetic::Synthetic;
+use cutoff_lab::minimal::{knuth_moore_leaves, knuth_moore_nodes, minimal_tree, uniform_nodes};
+use cutoff_lab::plot;
+use cutoff_lab::sweep::{self, Quartiles};
+use cutoff_lab::synthetic::{self, Synthetic};
 use cutoff_lab::tictactoe::{self, TableSearch, TicTacToe};
 use cutoff_lab::{Algorithm, Detail, Enhancements, Game, INF, Lab, MATE, Row, Settings, run};
 
@@ -74,12 +76,17 @@ fn settings(depth: u32, quiescence: bool) -> Settings {
     }
 }
 
+/// Runs a row that every game has.
+fn run_row<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<G::Move> {
+    run(game, algorithm, settings).expect("the textbook rows run on every game")
+}
+
 /// Every exact row on `game` returns minimax's value; returns the rows.
 fn check_exact<G: Game>(game: &G, what: &str, settings: &Settings) -> Vec<Row<G::Move>> {
     let rows: Vec<Row<G::Move>> = Algorithm::ALL
         .into_iter()
         .filter(|a| a.is_exact())
-        .map(|a| run(game, a, settings))
+        .filter_map(|a| run(game, a, settings))
         .collect();
     let minimax = rows[0].value;
     assert_eq!(rows[0].algorithm, Algorithm::Minimax);
@@ -138,12 +145,12 @@ fn exact_algorithms_agree_with_minimax_on_chess() {
 #[test]
 fn mates_are_scored_by_distance() {
     let (_, fen, ..) = CHESS[2];
-    let row = run(&chess(fen), Algorithm::Minimax, &settings(3, false));
+    let row = run_row(&chess(fen), Algorithm::Minimax, &settings(3, false));
     assert_eq!(row.value, MATE - 3, "mate in 2 moves = 3 plies");
     assert_eq!(row.best_name.as_deref(), Some("Nf6+"));
     let (_, fen, ..) = CHESS[3];
     for algorithm in [Algorithm::Mtdf, Algorithm::Aspiration, Algorithm::Etc] {
-        let row = run(&chess(fen), algorithm, &settings(3, true));
+        let row = run_row(&chess(fen), algorithm, &settings(3, true));
         assert_eq!(row.value, MATE - 1, "{}", algorithm.name());
         assert_eq!(row.best_name.as_deref(), Some("Qxf7#"));
     }
@@ -231,7 +238,7 @@ fn check_windows<G: Game>(
     rng: &mut Rng,
     what: &str,
 ) {
-    let m = run(game, Algorithm::Minimax, &settings(depth, quiescence)).value;
+    let m = run_row(game, Algorithm::Minimax, &settings(depth, quiescence)).value;
     let mut with_table = Lab::new(game.clone(), quiescence, Enhancements::ALL);
     for _ in 0..40 {
         let (alpha, beta) = rng.window(m, spread);
@@ -265,7 +272,7 @@ fn fail_soft_bound_theorem_holds_for_random_windows() {
             &tree,
             depth,
             false,
-            150,
+            3 * synthetic::SPREAD / 2,
             &mut rng,
             &format!("synthetic seed {seed}"),
         );
@@ -302,6 +309,185 @@ fn perfectly_ordered_alphabeta_visits_the_knuth_moore_minimal_tree() {
     assert_eq!(knuth_moore_leaves(20, 5), 8_399);
 }
 
+/// Knuth and Moore's theorems, exactly: with the best move always first, alpha-beta visits
+/// N^⌈D/2⌉ + N^⌊D/2⌋ − 1 leaves (every level k of its tree being the minimal tree of depth
+/// k); on their worst-case tree, every move better than the ones before by more than its
+/// subtree can change, it cuts nothing and visits all N^D leaves, as minimax does. (Merely
+/// sorting a random tree worst-first is not enough: a bound proved near the root still
+/// cuts deep in the tree.)
+#[test]
+fn alphabeta_visits_the_knuth_moore_tree_in_the_best_order_and_every_leaf_in_the_worst() {
+    let cases = [
+        (2, 1),
+        (2, 7),
+        (3, 4),
+        (3, 5),
+        (4, 6),
+        (5, 3),
+        (6, 4),
+        (8, 3),
+    ];
+    for (n, d) in cases {
+        let worst = Synthetic::pessimal(n, d).expect("small trees fit");
+        let mut s = Lab::new(worst, false, Enhancements::NONE);
+        alphabeta(&mut s, d, 0, -INF, INF);
+        assert_eq!(
+            s.stats.leaves,
+            u64::from(n).pow(d),
+            "N={n} D={d}: worst case"
+        );
+        let all = uniform_nodes(f64::from(n), d);
+        assert_eq!(
+            s.stats.total() as f64,
+            all,
+            "N={n} D={d}: worst case, all nodes"
+        );
+        for seed in 0..2 {
+            let what = format!("N={n} D={d} seed {seed}");
+            let best = Synthetic::new(n, d, seed).perfectly_ordered();
+            let mut s = Lab::new(best, false, Enhancements::NONE);
+            alphabeta(&mut s, d, 0, -INF, INF);
+            let expected = u64::from(n).pow(d.div_ceil(2)) + u64::from(n).pow(d / 2) - 1;
+            assert_eq!(s.stats.leaves, expected, "{what}: best order, leaves");
+            let all: f64 = knuth_moore_nodes(f64::from(n), d);
+            assert_eq!(s.stats.total() as f64, all, "{what}: best order, all nodes");
+        }
+    }
+}
+
+#[test]
+fn the_engine_row_runs_on_chess_only() {
+    let (_, fen, ..) = CHESS[3];
+    let row = run(&chess(fen), Algorithm::Engine, &settings(3, false)).expect("chess");
+    assert_eq!(row.value, MATE - 1, "the engine finds Qxf7#");
+    assert_eq!(row.best_name.as_deref(), Some("Qxf7#"));
+    assert!(row.stats.total() > 0 && !row.over_budget);
+    assert!(!Algorithm::Engine.is_exact());
+    assert!(
+        run(
+            &Synthetic::new(3, 3, 1),
+            Algorithm::Engine,
+            &settings(3, false)
+        )
+        .is_none()
+    );
+    assert!(run(&TicTacToe::table1(), Algorithm::Engine, &settings(3, false)).is_none());
+}
+
+#[test]
+fn a_row_over_its_node_budget_says_so() {
+    let (_, fen, ..) = CHESS[0];
+    let budget = Settings {
+        node_budget: 5_000,
+        ..settings(4, false)
+    };
+    for algorithm in [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::MinimalTree,
+    ] {
+        let row = run_row(&chess(fen), algorithm, &budget);
+        assert!(row.over_budget, "{}: {:?}", algorithm.name(), row.stats);
+    }
+    // Minimax visits 206,604 nodes to depth 4 from the initial position: it stops at once.
+    let row = run_row(&chess(fen), Algorithm::Minimax, &budget);
+    assert_eq!(row.stats.total(), 5_000);
+    let row = run_row(&chess(fen), Algorithm::Pvs, &budget);
+    assert!(!row.over_budget, "{:?}", row.stats);
+}
+
+/// A sweep of a few synthetic trees: the minimal tree of a uniform tree is the formula's,
+/// and a row over budget is censored at its depth and not run deeper.
+#[test]
+fn sweeps_summarise_every_row_and_depth() {
+    let rows = [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+        Algorithm::MinimalTree,
+    ];
+    let budget = Settings {
+        node_budget: 300,
+        ..Settings::new(1)
+    };
+    let tree = |i: usize, depth: u32| (format!("seed {i}"), Synthetic::new(3, depth, i as u64));
+    let report = sweep::sweep("test", 5, tree, &rows, 1..=5, &budget, &|_| {});
+    assert_eq!(report.depths, [1, 2, 3, 4, 5]);
+    assert_eq!(report.algorithms, rows, "no engine row outside chess");
+    for (d, summaries) in report.summaries.iter().enumerate() {
+        let depth = d as u32 + 1;
+        let reference = report.references[d];
+        assert_eq!(reference.uniform, uniform_nodes(3.0, depth));
+        // Where the search for it stays within the budget, the minimal tree is the formula's.
+        let minimal = &summaries[3];
+        if minimal.over_budget == 0 {
+            assert_eq!(
+                minimal.nodes.median,
+                Some(reference.knuth_moore),
+                "depth {depth}"
+            );
+            assert_eq!(minimal.vs_formula.max, Some(1.0));
+            assert_eq!(minimal.vs_minimal.map(|q| q.max), Some(Some(1.0)));
+        } else {
+            assert!(depth > 3, "depth {depth}: {minimal:?}");
+        }
+        // Minimax visits the whole tree: 1 + 3 + 9 + 27 + 81 = 121 nodes to depth 4, 364
+        // to depth 5, over the budget of 300 on every tree.
+        let minimax = &summaries[0];
+        if depth <= 4 {
+            assert_eq!(minimax.nodes.median, Some(reference.uniform));
+            assert_eq!(minimax.over_budget, 0);
+        } else {
+            assert_eq!(minimax.nodes, Quartiles::default());
+            assert_eq!(minimax.over_budget, 5);
+        }
+    }
+    for p in &report.positions {
+        assert_eq!(p.branching, 3);
+        assert!(p.cells[4][0].is_none(), "minimax censored at depth 5");
+    }
+    let savings = report.savings.expect("alpha-beta stays within the budget");
+    assert_eq!(savings.depth, 5);
+    assert_eq!(savings.ratios[0], (Algorithm::Minimax, None));
+}
+
+/// The chart of a tiny sweep has one line per row, found by its legend text, and the two
+/// formulas.
+#[test]
+fn charts_have_one_series_per_row() {
+    let rows = [
+        Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaOrdered,
+        Algorithm::Mtdf,
+        Algorithm::MinimalTree,
+    ];
+    let tree = |i: usize, depth: u32| (format!("seed {i}"), Synthetic::new(3, depth, i as u64));
+    let report = sweep::sweep("tiny", 2, tree, &rows, 1..=3, &Settings::new(1), &|_| {});
+    let dir = std::env::temp_dir().join(format!("cutoff-lab-charts-{}", std::process::id()));
+    let files = plot::write_charts(&report, &dir).expect("charts drawn");
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["nodes.svg", "ebf.svg", "savings.svg"]);
+    let text = |name: &str| std::fs::read_to_string(dir.join(name)).expect("SVG written");
+    let (nodes, ebf) = (text("nodes.svg"), text("ebf.svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+    // A legend entry is an SVG text element of its own: ">name\n</text>".
+    let entries = |svg: &str, legend: &str| svg.matches(&format!(">\n{legend}\n</text>")).count();
+    for a in rows {
+        assert_eq!(
+            entries(&nodes, &plot::legend(a)),
+            1,
+            "{}:\n{nodes}",
+            a.name()
+        );
+        assert_eq!(entries(&ebf, &plot::legend(a)), 1, "{}", a.name());
+    }
+    assert_eq!(entries(&nodes, plot::UNIFORM_LEGEND), 1);
+    assert_eq!(entries(&nodes, plot::KNUTH_MOORE_LEGEND), 1);
+}
+
 #[test]
 fn tictactoe_reproduces_the_notes_table() {
     let table1 = TicTacToe::table1();
@@ -328,7 +514,7 @@ fn tictactoe_reproduces_the_notes_table() {
 #[test]
 fn bstar_separates_on_a_free_queen() {
     let (_, fen, ..) = CHESS[6];
-    let row = run(&chess(fen), Algorithm::BStar, &settings(3, false));
+    let row = run_row(&chess(fen), Algorithm::BStar, &settings(3, false));
     let Detail::BStar(report) = row.detail else {
         panic!("B* reports how it stopped");
     };
@@ -342,7 +528,7 @@ fn bstar_separates_on_a_free_queen() {
 fn bstar_stops_at_its_budget_without_separation() {
     let (_, fen, ..) = CHESS[0];
     let budget = 20_000;
-    let row = run(
+    let row = run_row(
         &chess(fen),
         Algorithm::BStar,
         &Settings {
@@ -365,8 +551,8 @@ fn bstar_stops_at_its_budget_without_separation() {
 fn every_row_starts_from_a_cleared_table() {
     let game = chess(CHESS[1].1);
     for algorithm in Algorithm::ALL {
-        let a = run(&game, algorithm, &settings(2, false));
-        let b = run(&game, algorithm, &settings(2, false));
+        let a = run_row(&game, algorithm, &settings(2, false));
+        let b = run_row(&game, algorithm, &settings(2, false));
         assert_eq!(a.stats, b.stats, "{}", algorithm.name());
         assert_eq!(a.value, b.value, "{}", algorithm.name());
     }
@@ -446,6 +632,53 @@ fn lab_command_prints_the_tictactoe_table() {
         rows, 12,
         "three rows for 8, 6, 4 and 2 empty squares:\n{text}"
     );
+}
+
+#[test]
+fn lab_command_sweeps_depths_into_json_and_charts() {
+    let dir = std::env::temp_dir().join(format!("cutoff-lab-sweep-{}", std::process::id()));
+    let json_path = dir.join("sweep.json");
+    let _ = std::fs::create_dir_all(&dir);
+    let out = std::process::Command::new(common::BINARY)
+        .args(["lab", "--depths", "1..3", "--algos", "minimax,pvs,engine"])
+        .args(["--budget", "2000", "--json"])
+        .arg(&json_path)
+        .arg("--plot")
+        .arg(&dir)
+        .output()
+        .expect("run cutoff lab");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Minimax visits 1 + 20 + 400 = 421 nodes to depth 2 and 9,323 to depth 3.
+    let minimax: Vec<&str> = text.lines().filter(|l| l.starts_with("minimax ")).collect();
+    assert_eq!(minimax.len(), 3, "{text}");
+    assert!(minimax[1].contains(" 421 "), "{}", minimax[1]);
+    assert!(minimax[2].contains("> budget"), "{}", minimax[2]);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).expect("JSON written"))
+            .expect("valid JSON");
+    for chart in ["nodes.svg", "ebf.svg"] {
+        assert!(dir.join(chart).exists(), "{chart}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(doc["depths"], serde_json::json!([1, 2, 3]));
+    assert_eq!(
+        doc["algorithms"],
+        serde_json::json!(["minimax", "pvs", "engine"])
+    );
+    let summaries = doc["summaries"].as_array().expect("summaries");
+    assert_eq!(summaries.len(), 9);
+    assert_eq!(summaries[3]["nodes"]["median"], 421.0);
+    assert_eq!(summaries[6]["over_budget"], 1);
+    assert!(summaries[6]["nodes"]["median"].is_null());
+    assert_eq!(doc["references"][1]["uniform_nodes"], 421.0);
+    let cells = &doc["positions"][0]["depths"][2]["rows"];
+    assert_eq!(cells[0]["over_budget"], true);
+    assert!(cells[2]["nodes"].as_u64().unwrap() > 0, "the engine's row");
 }
 
 #[test]

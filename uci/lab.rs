@@ -1,17 +1,22 @@
 //! `cutoff lab`: the search lab. Runs the classic search algorithms of
 //! `cutoff_lab` on the same positions to the same depth and prints one row per
 //! algorithm (value, best move, interior and leaf nodes, time, effective branching factor),
-//! optionally writing the same data as JSON.
+//! optionally writing the same data as JSON. With `--depths` it sweeps a range of depths
+//! over all the positions and prints, charts (`--plot`) and writes (`--json`) each row's
+//! statistics instead.
 
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::epd::parse_suite;
 use cutoff_lab::chess::ChessGame;
+use cutoff_lab::sweep::{self, PositionResult, Quartiles, Report};
 use cutoff_lab::synthetic::Synthetic;
 use cutoff_lab::tictactoe::{self, TableSearch};
 use cutoff_lab::{self as lab, Algorithm, Detail, Game, MATE, Row, Settings, bstar, is_mate};
@@ -40,6 +45,23 @@ pub struct LabArgs {
     /// Depth in plies, the same for every row.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
+    /// Sweep a range of depths, e.g. `1..6` (both ends included), over every position:
+    /// per row and depth, the median and spread of the node counts over the positions, the
+    /// effective branching factor and the ratios to each position's minimal tree and to
+    /// the uniform-tree formula, instead of one table per position.
+    #[arg(long, value_parser = parse_depths, conflicts_with = "depth")]
+    pub depths: Option<RangeInclusive<u32>>,
+    /// Every row but the engine's stops after this many nodes and is reported as over
+    /// budget (minimax and B* explode); in a sweep it is then not run deeper.
+    #[arg(long, default_value_t = DEFAULT_NODE_BUDGET)]
+    pub budget: u64,
+    /// With --depths: write SVG charts of the sweep into this folder (nodes.svg,
+    /// ebf.svg, savings.svg).
+    #[arg(long, requires = "depths")]
+    pub plot: Option<PathBuf>,
+    /// Synthetic trees: how many trees (seeds --seed, --seed + 1, …) a sweep runs.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub positions: u64,
     /// Search captures at the horizon (quiescence: stand pat, captures only, no pruning).
     /// Default: off, the static evaluation is taken at the horizon.
     #[arg(long)]
@@ -49,7 +71,8 @@ pub struct LabArgs {
     /// minimal-tree.
     #[arg(long)]
     pub algos: Option<String>,
-    /// Also write every row to this file as JSON.
+    /// Also write every row (in a sweep: every count and every number the charts show)
+    /// to this file as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Synthetic trees: children per node.
@@ -63,6 +86,28 @@ pub struct LabArgs {
     pub bstar_budget: u64,
 }
 
+/// The node budget of a row unless `--budget` says otherwise.
+const DEFAULT_NODE_BUDGET: u64 = 2_000_000;
+
+/// `4`, `1..6` or `1..=6`.
+fn parse_depths(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let depth = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=30).contains(d))
+            .ok_or_else(|| format!("'{t}' is not a depth from 1 to 30"))
+    };
+    let (first, last) = match text.split_once("..") {
+        Some((a, b)) => (depth(a)?, depth(b.trim_start_matches('='))?),
+        None => (depth(text)?, depth(text)?),
+    };
+    if first > last {
+        return Err(format!("the range {text} is empty"));
+    }
+    Ok(first..=last)
+}
+
 /// Runs `cutoff lab`.
 pub fn run(args: &LabArgs) -> ExitCode {
     let algorithms = match parse_algorithms(args.algos.as_deref()) {
@@ -72,6 +117,9 @@ pub fn run(args: &LabArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(depths) = &args.depths {
+        return run_sweep(args, &algorithms, depths.clone());
+    }
     let doc = match args.game {
         GameKind::Tictactoe => tictactoe_table(),
         GameKind::Synthetic => {
@@ -115,12 +163,9 @@ pub fn run(args: &LabArgs) -> ExitCode {
             }
         },
     };
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("cutoff lab: cannot write {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
+    if let Err(e) = write_json(args, &doc) {
+        eprintln!("cutoff lab: {e}");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
@@ -129,8 +174,260 @@ fn settings(args: &LabArgs) -> Settings {
     Settings {
         quiescence: args.quiescence,
         bstar_budget: args.bstar_budget,
+        node_budget: args.budget,
         ..Settings::new(args.depth)
     }
+}
+
+/// Writes `doc` to `--json`, if given.
+fn write_json(args: &LabArgs, doc: &Value) -> Result<(), String> {
+    let Some(path) = &args.json else {
+        return Ok(());
+    };
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `cutoff lab --depths`: every row at every depth over every position, summarised.
+fn run_sweep(args: &LabArgs, algorithms: &[Algorithm], depths: RangeInclusive<u32>) -> ExitCode {
+    let settings = settings(args);
+    let start = Instant::now();
+    let done = AtomicUsize::new(0);
+    let (report, fens) = match args.game {
+        GameKind::Tictactoe => {
+            eprintln!("cutoff lab: tic-tac-toe is searched to the end of the game: no --depths");
+            return ExitCode::from(2);
+        }
+        GameKind::Synthetic => {
+            let count = args.positions as usize;
+            let progress = |p: &PositionResult| progress(&done, count, p, start);
+            let title = format!(
+                "{count} uniform tree{}, N = {}",
+                if count == 1 { "" } else { "s" },
+                args.branching
+            );
+            let tree = |i: usize, depth: u32| {
+                let seed = args.seed.wrapping_add(i as u64);
+                (
+                    format!("seed {seed}"),
+                    Synthetic::new(args.branching, depth, seed),
+                )
+            };
+            let report = sweep::sweep(
+                &title, count, tree, algorithms, depths, &settings, &progress,
+            );
+            (report, None)
+        }
+        GameKind::Chess => {
+            let positions = match chess_positions(args) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("cutoff lab: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let count = positions.len();
+            let progress = |p: &PositionResult| progress(&done, count, p, start);
+            let source = args
+                .epd
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map_or("--fen".to_string(), |f| f.to_string_lossy().into_owned());
+            let title = format!(
+                "{count} chess position{} ({source}), quiescence {}",
+                if count == 1 { "" } else { "s" },
+                if args.quiescence { "on" } else { "off" }
+            );
+            let game = |i: usize, _depth: u32| {
+                let (name, board) = &positions[i];
+                (name.clone(), ChessGame::new(board.clone()))
+            };
+            let report = sweep::sweep(
+                &title, count, game, algorithms, depths, &settings, &progress,
+            );
+            let fens: Vec<String> = positions.iter().map(|(_, b)| b.fen()).collect();
+            (report, Some(fens))
+        }
+    };
+    print_sweep(&report);
+    eprintln!("cutoff lab: sweep done in {}", duration(start.elapsed()));
+    let mut doc = sweep_json(&report, fens.as_deref());
+    doc["game"] = json!(format!("{:?}", args.game).to_lowercase());
+    doc["quiescence"] = json!(args.quiescence);
+    if args.game == GameKind::Synthetic {
+        doc["branching"] = json!(args.branching);
+        doc["seed"] = json!(args.seed);
+    }
+    if let Err(e) = write_json(args, &doc) {
+        eprintln!("cutoff lab: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(dir) = &args.plot {
+        match lab::plot::write_charts(&report, dir) {
+            Ok(files) => {
+                for f in files {
+                    eprintln!("cutoff lab: wrote {}", f.display());
+                }
+            }
+            Err(e) => {
+                eprintln!(
+                    "cutoff lab: cannot draw the charts in {}: {e}",
+                    dir.display()
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One line on stderr as each position of a sweep finishes.
+fn progress(done: &AtomicUsize, count: usize, p: &PositionResult, start: Instant) {
+    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+    eprintln!(
+        "cutoff lab: {n}/{count} {} done ({} so far)",
+        p.name,
+        duration(start.elapsed())
+    );
+}
+
+/// A count or ratio for the table, "> budget" where it is over the budget.
+fn figure(v: Option<f64>, ratio: bool) -> String {
+    match v {
+        None => "> budget".to_string(),
+        Some(v) if ratio => format!("{v:.2}"),
+        Some(v) => grouped(v.round() as u64),
+    }
+}
+
+/// The sweep's table: per depth, one line per row.
+fn print_sweep(report: &Report) {
+    println!("{}\n", report.title);
+    for (summaries, reference) in report.summaries.iter().zip(&report.references) {
+        let depth = reference.depth;
+        println!(
+            "depth {depth}: uniform tree {} nodes, its Knuth–Moore minimal tree {} (median over positions of the formulas with the root's N)",
+            grouped(reference.uniform.round() as u64),
+            grouped(reference.knuth_moore.round() as u64)
+        );
+        println!(
+            "algorithm            median nodes            25 %–75 %   over budget     EBF  x minimal  x formula"
+        );
+        for s in summaries {
+            let spread = format!(
+                "{}–{}",
+                figure(s.nodes.q1, false),
+                figure(s.nodes.q3, false)
+            );
+            println!(
+                "{:<18} {:>14} {:>22} {:>7}/{:<5} {:>7} {:>10} {:>10}",
+                s.algorithm.name(),
+                figure(s.nodes.median, false),
+                spread,
+                s.over_budget,
+                s.positions,
+                s.ebf.map_or("-".to_string(), |e| format!("{e:.2}")),
+                s.vs_minimal
+                    .map_or("-".to_string(), |q| figure(q.median, true)),
+                figure(s.vs_formula.median, true),
+            );
+        }
+        println!();
+    }
+    if let Some(savings) = &report.savings {
+        println!(
+            "Nodes as a share of plain alpha-beta's at depth {} (median over positions):",
+            savings.depth
+        );
+        for (algorithm, ratio) in &savings.ratios {
+            let share = ratio.map_or("> budget".to_string(), |r| format!("{:.1} %", 100.0 * r));
+            println!("{:<18} {share:>10}", algorithm.name());
+        }
+    }
+    let _ = std::io::stdout().flush();
+}
+
+fn quartiles_json(q: &Quartiles) -> Value {
+    json!({ "min": q.min, "q1": q.q1, "median": q.median, "q3": q.q3, "max": q.max })
+}
+
+/// The whole sweep as JSON: every count of every position and every number the charts
+/// show (`null`: over budget).
+fn sweep_json(report: &Report, fens: Option<&[String]>) -> Value {
+    let summaries: Vec<Value> = report
+        .summaries
+        .iter()
+        .flatten()
+        .map(|s| {
+            json!({
+                "algorithm": s.algorithm.name(),
+                "depth": s.depth,
+                "positions": s.positions,
+                "over_budget": s.over_budget,
+                "nodes": quartiles_json(&s.nodes),
+                "ebf": s.ebf,
+                "vs_minimal_tree": s.vs_minimal.as_ref().map(quartiles_json),
+                "vs_knuth_moore_formula": quartiles_json(&s.vs_formula),
+            })
+        })
+        .collect();
+    let references: Vec<Value> = report
+        .references
+        .iter()
+        .map(|r| json!({ "depth": r.depth, "uniform_nodes": r.uniform, "knuth_moore_nodes": r.knuth_moore }))
+        .collect();
+    let positions: Vec<Value> = report
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let depths: Vec<Value> = report
+                .depths
+                .iter()
+                .zip(&p.cells)
+                .map(|(depth, cells)| {
+                    let rows: Vec<Value> = report
+                        .algorithms
+                        .iter()
+                        .zip(cells)
+                        .map(|(a, c)| match c {
+                            Some(c) => json!({
+                                "algorithm": a.name(),
+                                "value": c.value,
+                                "nodes": c.nodes,
+                                "seconds": c.seconds,
+                            }),
+                            None => json!({ "algorithm": a.name(), "over_budget": true }),
+                        })
+                        .collect();
+                    json!({ "depth": depth, "rows": rows })
+                })
+                .collect();
+            let mut v = json!({ "name": p.name, "branching": p.branching, "depths": depths });
+            if let Some(fens) = fens {
+                v["fen"] = json!(fens[i]);
+            }
+            v
+        })
+        .collect();
+    let savings = report.savings.as_ref().map(|s| {
+        let ratios: Vec<Value> = s
+            .ratios
+            .iter()
+            .map(|(a, r)| json!({ "algorithm": a.name(), "ratio": r }))
+            .collect();
+        json!({ "depth": s.depth, "ratios": ratios })
+    });
+    json!({
+        "title": report.title,
+        "depths": report.depths,
+        "node_budget": report.node_budget,
+        "algorithms": report.algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
+        "references": references,
+        "summaries": summaries,
+        "savings_vs_alphabeta": savings,
+        "positions": positions,
+    })
 }
 
 fn parse_algorithms(list: Option<&str>) -> Result<Vec<Algorithm>, String> {
@@ -288,7 +585,9 @@ fn run_position<G: Game>(
     let mut reference = None;
     let mut rows = Vec::new();
     for &algorithm in algorithms {
-        let row = lab::run(game, algorithm, settings);
+        let Some(row) = lab::run(game, algorithm, settings) else {
+            continue;
+        };
         if algorithm == Algorithm::Minimax {
             reference = Some(row.value);
         }

@@ -23,6 +23,9 @@ use super::{Game, INF, Lab};
 /// The value where the depth runs out: the static value, or a quiescence search when it
 /// is on.
 pub fn horizon<G: Game>(s: &mut Lab<G>, ply: u32, alpha: i32, beta: i32) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if s.quiescence {
         return quiesce(s, ply, alpha, beta);
     }
@@ -41,6 +44,9 @@ pub fn horizon<G: Game>(s: &mut Lab<G>, ply: u32, alpha: i32, beta: i32) -> i32 
 /// part of the horizon's value, not of what the rows compare, and unordered capture
 /// searches explode in tactical positions.
 pub fn quiesce<G: Game>(s: &mut Lab<G>, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     let moves = s.game.moves();
     if let Some(v) = s.game.outcome(&moves, ply) {
         s.stats.leaves += 1;
@@ -78,6 +84,9 @@ pub fn quiesce<G: Game>(s: &mut Lab<G>, ply: u32, mut alpha: i32, beta: i32) -> 
 /// quiescence on, each horizon node's value is its quiescence value, searched with the
 /// full window (an exhaustive capture tree, without alpha-beta, would explode).
 pub fn minimax<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if depth == 0 {
         return horizon(s, ply, -INF, INF);
     }
@@ -108,6 +117,9 @@ pub fn minimax<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> i32 {
 /// the position (a cutoff: its remaining moves are never searched), and the result is
 /// clamped to the window.
 pub fn alphabeta<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if depth == 0 {
         return horizon(s, ply, alpha, beta);
     }
@@ -144,6 +156,9 @@ pub fn alphabeta_failsoft<G: Game>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if depth == 0 {
         return horizon(s, ply, alpha, beta);
     }
@@ -224,6 +239,9 @@ pub fn alphabeta_ordered<G: Game>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if depth == 0 {
         return horizon(s, ply, alpha, beta);
     }
@@ -281,6 +299,9 @@ pub fn alphabeta_ordered<G: Game>(
 /// and is searched again with the full window. With `s.enhance.etc`, enhanced transposition
 /// cutoffs are tried before any move is searched.
 pub fn pvs<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    if s.over_budget() {
+        return 0;
+    }
     if depth == 0 {
         return horizon(s, ply, alpha, beta);
     }

@@ -7,9 +7,12 @@
 
 use shakmaty::{Move, Role, san::SanPlus};
 
-use super::{Game, MATE};
+use super::{EngineSearch, Game, MATE};
 use cutoff_engine::board::{Board, BoardError};
 use cutoff_engine::eval::evaluate;
+use cutoff_engine::limits::Limits;
+use cutoff_engine::score;
+use cutoff_engine::search::{SearchOptions, Searcher};
 use cutoff_engine::see::see;
 use cutoff_engine::see::see_value;
 
@@ -42,6 +45,20 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const PROMOTION: i32 = 1_500_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
+/// The engine's table for its row: enough that a depth-7 search of one position does not
+/// lose entries to replacement, small enough to clear at once.
+const ENGINE_HASH_MB: usize = 16;
+
+/// The engine's score in the lab's units: mates counted in plies from the root against
+/// the lab's `MATE` (tablebases are not loaded, so there are no tablebase scores).
+fn from_engine_score(value: i32) -> i32 {
+    if score::is_mate(value) {
+        value.signum() * (MATE - (score::MATE - value.abs()))
+    } else {
+        value
+    }
+}
+
 impl Game for ChessGame {
     type Move = Move;
 
@@ -73,6 +90,23 @@ impl Game for ChessGame {
 
     fn key(&self) -> u64 {
         self.board.key()
+    }
+
+    const HAS_ENGINE: bool = true;
+
+    /// The engine as it plays, on one thread from a cleared table and histories (so the
+    /// count repeats exactly), to a fixed depth: with its check and singular extensions,
+    /// null-move, late-move and futility pruning and its quiescence search, whose nodes it
+    /// counts.
+    fn engine_search(&self, depth: u32) -> Option<EngineSearch<Move>> {
+        let mut searcher = Searcher::new(ENGINE_HASH_MB).ok()?;
+        let limits = Limits::depth(depth as i32);
+        let result = searcher.search(&self.board, &limits, &SearchOptions::default(), &mut |_| {});
+        Some(EngineSearch {
+            value: from_engine_score(result.score),
+            best: result.best,
+            nodes: result.nodes,
+        })
     }
 
     fn is_noisy(&self, m: Move) -> bool {

@@ -22,11 +22,18 @@
 //! Counting: every call of a recursive search is one node. A node is *interior* if it
 //! searched at least one child and a *leaf* otherwise (depth exhausted, game over, a
 //! stand-pat cutoff in quiescence, or a cutoff from the table).
+//!
+//! A row may be given a node budget ([`Settings::node_budget`]): a search that reaches it
+//! unwinds at once and its row is marked [`Row::over_budget`], its value meaningless, so
+//! that minimax at depth 7 costs seconds rather than days. [`sweep`] runs the rows over
+//! many positions and depths and summarises them; [`plot`] draws the summaries.
 
 pub mod algorithms;
 pub mod bstar;
 pub mod chess;
 pub mod minimal;
+pub mod plot;
+pub mod sweep;
 pub mod synthetic;
 pub mod table;
 pub mod tictactoe;
@@ -71,6 +78,13 @@ pub trait Game: Clone {
     fn evaluate(&self) -> i32;
     /// A hash of the position for the transposition table.
     fn key(&self) -> u64;
+    /// True if [`Game::engine_search`] answers (chess).
+    const HAS_ENGINE: bool = false;
+    /// Cutoff's own search of this position to `depth` plies, where the game is chess;
+    /// `None` for the games the engine does not play.
+    fn engine_search(&self, _depth: u32) -> Option<EngineSearch<Self::Move>> {
+        None
+    }
     /// Moves quiescence searches (captures in chess; none elsewhere).
     fn is_noisy(&self, _m: Self::Move) -> bool {
         false
@@ -93,6 +107,17 @@ pub trait Game: Clone {
     fn bstar_margin(&self) -> i32 {
         10
     }
+}
+
+/// What the engine's full search of a position found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineSearch<M> {
+    /// In the lab's units (mates as `MATE - plies` from the root).
+    pub value: i32,
+    /// The move it would play.
+    pub best: Option<M>,
+    /// Every node the engine counts, quiescence included.
+    pub nodes: u64,
 }
 
 /// Nodes visited: interior (searched at least one child) and leaves.
@@ -196,6 +221,8 @@ pub struct Lab<G: Game> {
     pub table: Table<G::Move>,
     /// The move that gave the best value at the root (ply 0) in the last search.
     pub root_best: Option<G::Move>,
+    /// The search unwinds once `stats` counts this many nodes.
+    pub node_budget: u64,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, i32>,
 }
@@ -210,9 +237,16 @@ impl<G: Game> Lab<G> {
             stats: Stats::default(),
             table: Table::default(),
             root_best: None,
+            node_budget: u64::MAX,
             killers: Vec::new(),
             history: HashMap::new(),
         }
+    }
+
+    /// True once the node budget is spent: every search returns at once, with a value
+    /// that means nothing, and the caller marks the row as over budget.
+    pub fn over_budget(&self) -> bool {
+        self.stats.total() >= self.node_budget
     }
 
     fn killers(&self, ply: u32) -> [Option<G::Move>; 2] {
@@ -278,11 +312,13 @@ pub enum Algorithm {
     BStar,
     /// The minimal tree: the nodes that prove the value.
     MinimalTree,
+    /// Cutoff's own search, pruning and all (chess only).
+    Engine,
 }
 
 impl Algorithm {
     /// Every row, in table order.
-    pub const ALL: [Algorithm; 13] = [
+    pub const ALL: [Algorithm; 14] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaFailSoft,
@@ -296,6 +332,7 @@ impl Algorithm {
         Algorithm::Etc,
         Algorithm::BStar,
         Algorithm::MinimalTree,
+        Algorithm::Engine,
     ];
 
     /// The row's name (`--algos`, JSON). The three enhancement rows are cumulative:
@@ -316,6 +353,7 @@ impl Algorithm {
             Algorithm::Etc => "etc",
             Algorithm::BStar => "bstar",
             Algorithm::MinimalTree => "minimal-tree",
+            Algorithm::Engine => "engine",
         }
     }
 
@@ -336,9 +374,15 @@ impl Algorithm {
         Algorithm::ALL.into_iter().find(|a| a.name() == name)
     }
 
-    /// True for the algorithms that must return exactly the minimax value.
+    /// True for the algorithms that must return exactly the minimax value. The engine
+    /// prunes forward, extends and searches captures at the horizon: its value is its own.
     pub fn is_exact(self) -> bool {
-        self != Algorithm::BStar
+        !matches!(self, Algorithm::BStar | Algorithm::Engine)
+    }
+
+    /// True if the row can be run on games of type `G` (the engine's row needs chess).
+    pub fn runs_on<G: Game>(self) -> bool {
+        self != Algorithm::Engine || G::HAS_ENGINE
     }
 
     /// The enhancements the row's search runs with.
@@ -366,7 +410,8 @@ impl Algorithm {
             | Algorithm::Aspiration
             | Algorithm::Mtdf
             | Algorithm::BStar
-            | Algorithm::MinimalTree => Enhancements::ALL,
+            | Algorithm::MinimalTree
+            | Algorithm::Engine => Enhancements::ALL,
             Algorithm::Etc => Enhancements {
                 etc: true,
                 ..Enhancements::ALL
@@ -386,6 +431,9 @@ pub struct Settings {
     pub bstar_budget: u64,
     /// B*: the two probe searches of a new node go to this depth and one ply deeper.
     pub bstar_probe: u32,
+    /// Every row but the engine's stops after this many nodes (for the minimal tree:
+    /// nodes of the searches that find its true values).
+    pub node_budget: u64,
 }
 
 impl Settings {
@@ -396,6 +444,7 @@ impl Settings {
             quiescence: false,
             bstar_budget: bstar::DEFAULT_BUDGET,
             bstar_probe: 1,
+            node_budget: u64::MAX,
         }
     }
 }
@@ -436,6 +485,9 @@ pub struct Row<M> {
     pub elapsed: Duration,
     /// What the row reports beyond value, move and nodes.
     pub detail: Detail,
+    /// The search reached the node budget and stopped: `value` and `best` mean nothing,
+    /// `stats` is what it had spent (for B*, its own budget: it still chose a move).
+    pub over_budget: bool,
 }
 
 impl<M> Row<M> {
@@ -453,14 +505,17 @@ pub fn ebf(nodes: u64, depth: u32) -> f64 {
     (nodes as f64).powf(1.0 / f64::from(depth))
 }
 
-/// Runs one row on a copy of `game`, from a cleared table.
-pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<G::Move> {
+/// Runs one row on a copy of `game`, from a cleared table; `None` if the row does not
+/// run on this game ([`Algorithm::runs_on`]).
+pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Option<Row<G::Move>> {
     use algorithms as a;
     let mut s = Lab::new(game.clone(), settings.quiescence, algorithm.enhancements());
+    s.node_budget = settings.node_budget;
     let depth = settings.depth;
     let start = Instant::now();
     let mut detail = Detail::None;
     let mut stats = None;
+    let mut bstar_over_budget = false;
     let value = match algorithm {
         Algorithm::Minimax => a::minimax(&mut s, depth, 0),
         Algorithm::AlphaBeta => a::alphabeta(&mut s, depth, 0, -INF, INF),
@@ -481,7 +536,12 @@ pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<
             v
         }
         Algorithm::BStar => {
-            let (v, report) = bstar::bstar(&mut s, settings.bstar_probe, settings.bstar_budget);
+            // B* has its own budget, after which it still plays a move; the row's budget
+            // only lowers it. It has no budget to unwind from, hence no `s.node_budget`.
+            s.node_budget = u64::MAX;
+            let budget = settings.bstar_budget.min(settings.node_budget);
+            let (v, report) = bstar::bstar(&mut s, settings.bstar_probe, budget);
+            bstar_over_budget = !report.separated;
             detail = Detail::BStar(report);
             v
         }
@@ -494,10 +554,22 @@ pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<
             };
             v
         }
+        Algorithm::Engine => {
+            // The engine's nodes are not split into interior nodes and leaves: all are
+            // counted as interior. It has no node budget (it does not explode).
+            let found = game.engine_search(depth)?;
+            s.root_best = found.best;
+            stats = Some(Stats {
+                interior: found.nodes,
+                leaves: 0,
+            });
+            found.value
+        }
     };
     let elapsed = start.elapsed();
+    let over_budget = bstar_over_budget || s.over_budget();
     let best = s.root_best;
-    Row {
+    Some(Row {
         algorithm,
         value,
         best,
@@ -505,5 +577,6 @@ pub fn run<G: Game>(game: &G, algorithm: Algorithm, settings: &Settings) -> Row<
         stats: stats.unwrap_or(s.stats),
         elapsed,
         detail,
-    }
+        over_budget,
+    })
 }

@@ -15,13 +15,32 @@
 //!
 //! It is the lower bound for searches of the tree; searches with a transposition table
 //! can go below it, as a graph is smaller than its tree.
+//!
+//! Finding the cheapest proof costs far more than the proof's size: `s.stats` counts that
+//! work (the nodes of the searches for true values, and one leaf for every node a proof
+//! considers), so that a node budget bounds it like any search.
 
 use super::algorithms::{alphabeta_ordered, order_moves, quiesce};
+use super::table::Bounds;
 use super::{Game, INF, Lab, Stats};
 
 /// Knuth–Moore minimal tree leaf count: N^⌈D/2⌉ + N^⌊D/2⌋ − 1.
 pub fn knuth_moore_leaves(n: u64, depth: u32) -> u64 {
     n.pow(depth.div_ceil(2)) + n.pow(depth / 2) - 1
+}
+
+/// All nodes of the Knuth–Moore minimal tree, root included: its level k is the minimal
+/// tree of depth k, so this is the sum of [`knuth_moore_leaves`] over k = 0..=D. In
+/// floating point, as chess's N^D soon leaves `u64`.
+pub fn knuth_moore_nodes(n: f64, depth: u32) -> f64 {
+    (0..=depth as i32)
+        .map(|k| n.powi((k + 1) / 2) + n.powi(k / 2) - 1.0)
+        .sum()
+}
+
+/// All nodes of the uniform tree, root included: 1 + N + … + N^D, what minimax visits.
+pub fn uniform_nodes(n: f64, depth: u32) -> f64 {
+    (0..=depth as i32).map(|k| n.powi(k)).sum()
 }
 
 /// A node as the searches see it: a leaf with its value, or moves to expand (with the
@@ -35,6 +54,7 @@ enum Shape<M> {
 }
 
 fn shape<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> Shape<G::Move> {
+    s.stats.leaves += 1;
     let moves = s.game.moves();
     if let Some(v) = s.game.outcome(&moves, ply) {
         return Shape::Leaf(v);
@@ -71,9 +91,10 @@ fn child<G: Game, T>(s: &mut Lab<G>, m: G::Move, f: impl FnOnce(&mut Lab<G>) -> 
 /// The true value of the position searched to `depth` and the size of its minimal tree.
 /// Sets `s.root_best` to the root's PV move. The true values of children come from an
 /// alpha-beta search with the lab's table (`s.enhance` should include `table`), whose
-/// nodes are not part of the result.
+/// nodes are not part of the result. Once `s.over_budget()`, returns a meaningless
+/// (0, empty tree).
 pub fn minimal_tree<G: Game>(s: &mut Lab<G>, depth: u32) -> (i32, Stats) {
-    let (value, size, best) = exact(s, depth, 0);
+    let (value, size, best) = exact(s, depth, 0).unwrap_or_default();
     s.root_best = best;
     (value, size)
 }
@@ -87,10 +108,13 @@ fn true_value<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> i32 {
     }
 }
 
-/// Value, minimal proof of exactly that value, and the PV move chosen.
-fn exact<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> (i32, Stats, Option<G::Move>) {
+/// Value, minimal proof of exactly that value, and the PV move chosen; `None` once over
+/// the node budget.
+type Exact<M> = Option<(i32, Stats, Option<M>)>;
+
+fn exact<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> Exact<G::Move> {
     let (moves, stand_pat) = match shape(s, depth, ply) {
-        Shape::Leaf(v) => return (v, Stats::LEAF, None),
+        Shape::Leaf(v) => return Some((v, Stats::LEAF, None)),
         Shape::Inner { moves, stand_pat } => (moves, stand_pat),
     };
     let d = depth.saturating_sub(1);
@@ -98,30 +122,31 @@ fn exact<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> (i32, Stats, Option<G
         .iter()
         .map(|&m| -child(s, m, |s| true_value(s, d, ply + 1)))
         .collect();
+    if s.over_budget() {
+        return None;
+    }
     let value = values
         .iter()
         .copied()
         .chain(stand_pat)
         .max()
         .expect("an inner node has a child");
-    // "No child is better than value": a cut proof of every child.
-    let cuts: Vec<Stats> = moves
-        .iter()
-        .map(|&m| {
-            child(s, m, |s| at_least(s, d, ply + 1, -value, u64::MAX))
-                .expect("every child is worth at least -value from its side")
-        })
-        .collect();
+    // "No child is better than value": a cut proof of every child. Every child is worth
+    // at least −value from its side, so each proof exists unless the budget ran out.
+    let mut cuts = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        cuts.push(child(s, m, |s| at_least(s, d, ply + 1, -value, u64::MAX))?);
+    }
     let all_cuts = cuts.iter().fold(Stats::INTERIOR, |a, &c| a + c);
     if stand_pat == Some(value) {
         // Standing pat proves "at least value" for free.
-        return (value, all_cuts, None);
+        return Some((value, all_cuts, None));
     }
     // "Some child reaches value": the cheapest PV child's cut proof becomes an exact one.
     let mut best: Option<(Stats, G::Move)> = None;
     for ((&m, &v), &cut) in moves.iter().zip(&values).zip(&cuts) {
         if v == value {
-            let (_, exact_size, _) = child(s, m, |s| exact(s, d, ply + 1));
+            let (_, exact_size, _) = child(s, m, |s| exact(s, d, ply + 1))?;
             let size = all_cuts + exact_size - cut;
             if best.is_none_or(|(b, _)| size.total() < b.total()) {
                 best = Some((size, m));
@@ -129,13 +154,22 @@ fn exact<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> (i32, Stats, Option<G
         }
     }
     let (size, m) = best.expect("some child has the node's value");
-    (value, size, Some(m))
+    Some((value, size, Some(m)))
+}
+
+/// True if the table's bounds on the current position's value, left by the searches for
+/// true values, already show that no proof exists: a proof that fails is as costly to
+/// search for as one that succeeds.
+fn refuted<G: Game>(s: &Lab<G>, depth: u32, ply: u32, impossible: impl Fn(Bounds) -> bool) -> bool {
+    s.table
+        .probe(s.game.key(), depth, ply)
+        .is_some_and(impossible)
 }
 
 /// Minimal proof that the value is at least `bound`, if there is one of at most `limit`
 /// nodes: a leaf, standing pat, or one child with a proof that it is at most −bound (a
 /// cut node). The cheapest child is found by branch and bound: once a proof is known, the
-/// others are abandoned as soon as they grow as large.
+/// others are abandoned as soon as they grow as large. `None` also once over budget.
 fn at_least<G: Game>(
     s: &mut Lab<G>,
     depth: u32,
@@ -143,7 +177,7 @@ fn at_least<G: Game>(
     bound: i32,
     limit: u64,
 ) -> Option<Stats> {
-    if limit == 0 {
+    if limit == 0 || s.over_budget() || refuted(s, depth, ply, |b| b.upper < bound) {
         return None;
     }
     let (moves, stand_pat) = match shape(s, depth, ply) {
@@ -171,7 +205,7 @@ fn at_least<G: Game>(
 /// Minimal proof that the value is at most `bound`, if there is one of at most `limit`
 /// nodes: every child must be shown to be at least −bound (an all node).
 fn at_most<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32, bound: i32, limit: u64) -> Option<Stats> {
-    if limit == 0 {
+    if limit == 0 || s.over_budget() || refuted(s, depth, ply, |b| b.lower > bound) {
         return None;
     }
     let (moves, stand_pat) = match shape(s, depth, ply) {

@@ -8,7 +8,7 @@
 //! move. A leaf's value is its static value; an interior node's static value is a fair
 //! estimate of its subtree, so shallow searches and static ordering mean something.
 
-use super::Game;
+use super::{Game, INF};
 
 /// Largest increment of one move.
 pub const SPREAD: i32 = 100;
@@ -28,6 +28,8 @@ pub struct Synthetic {
     depth: u32,
     /// Generate moves best-first (by their true minimax value) instead of 0, 1, …, N − 1.
     perfect: bool,
+    /// Knuth and Moore's worst case instead of random increments ([`Synthetic::pessimal`]).
+    pessimal: bool,
     path: Vec<Node>,
 }
 
@@ -46,6 +48,7 @@ impl Synthetic {
             branching,
             depth,
             perfect: false,
+            pessimal: false,
             path: vec![Node {
                 key: mix(seed),
                 score: 0,
@@ -57,6 +60,22 @@ impl Synthetic {
     pub fn perfectly_ordered(mut self) -> Self {
         self.perfect = true;
         self
+    }
+
+    /// The tree on which alpha-beta cuts nothing, of every node's children in the
+    /// generator's order: move m at ply k gains its mover m · N^(D−1−k), more than all the
+    /// moves below it can change, so every child is better for the mover than the ones
+    /// searched before it and every value of its subtree lies beyond the bounds its
+    /// ancestors have proved (Knuth & Moore's worst case). `None` where N^D would not fit
+    /// the lab's values.
+    pub fn pessimal(branching: u32, depth: u32) -> Option<Self> {
+        i32::try_from(u64::from(branching).checked_pow(depth)?)
+            .ok()
+            .filter(|&leaves| leaves < INF)?;
+        Some(Synthetic {
+            pessimal: true,
+            ..Synthetic::new(branching, depth, 0)
+        })
     }
 
     /// Children per node.
@@ -116,7 +135,17 @@ impl Game for Synthetic {
     fn make(&mut self, m: u32) {
         let top = *self.path.last().expect("the root is always there");
         let key = mix(top.key ^ mix(u64::from(m) + 1));
-        let increment = (key % (2 * SPREAD as u64 + 1)) as i32 - SPREAD;
+        let increment = if self.pessimal {
+            // In the mover's favour: up for the root's side, down for the other.
+            let gain = m as i32 * (self.branching as i32).pow(self.depth - 1 - self.ply());
+            if self.ply().is_multiple_of(2) {
+                gain
+            } else {
+                -gain
+            }
+        } else {
+            (key % (2 * SPREAD as u64 + 1)) as i32 - SPREAD
+        };
         self.path.push(Node {
             key,
             score: top.score + increment,
