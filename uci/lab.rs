@@ -234,9 +234,9 @@ fn run_sweep(args: &LabArgs, algorithms: &[Algorithm], depths: RangeInclusive<u3
                 .and_then(|p| p.file_name())
                 .map_or("--fen".to_string(), |f| f.to_string_lossy().into_owned());
             let title = format!(
-                "{count} chess position{} ({source}), quiescence {}",
+                "{count} chess position{} of {source}{}",
                 if count == 1 { "" } else { "s" },
-                if args.quiescence { "on" } else { "off" }
+                if args.quiescence { ", quiescence" } else { "" }
             );
             let game = |i: usize, _depth: u32| {
                 let (name, board) = &positions[i];
@@ -540,6 +540,9 @@ fn plural(n: u64, noun: &str) -> String {
 }
 
 fn note<M>(row: &Row<M>, value_fmt: fn(i32) -> String) -> String {
+    if row.over_budget && row.algorithm != Algorithm::BStar {
+        return "stopped at the node budget (--budget): value and move mean nothing".to_string();
+    }
     match row.detail {
         Detail::None if row.algorithm == Algorithm::Minimax => "reference value".to_string(),
         Detail::None => String::new(),
@@ -588,10 +591,13 @@ fn run_position<G: Game>(
         let Some(row) = lab::run(game, algorithm, settings) else {
             continue;
         };
-        if algorithm == Algorithm::Minimax {
+        if algorithm == Algorithm::Minimax && !row.over_budget {
             reference = Some(row.value);
         }
-        let agrees = reference.map(|m| m == row.value);
+        // A search stopped by the budget has no value to compare.
+        let agrees = reference
+            .filter(|_| !row.over_budget)
+            .map(|m| m == row.value);
         let flag = if algorithm.is_exact() && agrees == Some(false) {
             " (DIFFERS FROM MINIMAX)"
         } else {
@@ -602,8 +608,8 @@ fn run_position<G: Game>(
             algorithm.name(),
             value_fmt(row.value),
             row.best_name.as_deref().unwrap_or("-"),
-            grouped(row.stats.interior),
-            grouped(row.stats.leaves),
+            split(&row, row.stats.interior),
+            split(&row, row.stats.leaves),
             grouped(row.stats.total()),
             duration(row.elapsed),
             ebf(&row, settings.depth).map_or("-".to_string(), |e| format!("{e:.2}")),
@@ -614,6 +620,15 @@ fn run_position<G: Game>(
     }
     println!();
     json!({ "name": name, "depth": settings.depth, "quiescence": settings.quiescence, "rows": rows })
+}
+
+/// Interior nodes or leaves, "-" for the engine, which counts only their sum.
+fn split<M>(row: &Row<M>, count: u64) -> String {
+    if row.algorithm == Algorithm::Engine {
+        "-".to_string()
+    } else {
+        grouped(count)
+    }
 }
 
 /// The effective branching factor, except for B*, whose tree has no fixed depth.
@@ -633,7 +648,12 @@ fn row_json<M>(row: &Row<M>, depth: u32, exact: bool, agrees: Option<bool>) -> V
         "ebf": ebf(row, depth),
         "exact": exact,
         "matches_minimax": agrees,
+        "over_budget": row.over_budget,
     });
+    if row.algorithm == Algorithm::Engine {
+        v["interior"] = Value::Null;
+        v["leaves"] = Value::Null;
+    }
     match row.detail {
         Detail::None => {}
         Detail::ReSearches(n) => v["re_searches"] = json!(n),

@@ -18,7 +18,7 @@ use super::sweep::{Report, Summary};
 const SIZE: (u32, u32) = (1000, 680);
 /// Opacity of the band over the middle half of the positions.
 const BAND_OPACITY: f64 = 0.12;
-const CAPTION_FONT: (&str, u32) = ("sans-serif", 24);
+const CAPTION_FONT: (&str, u32) = ("sans-serif", 22);
 const LABEL_FONT: (&str, u32) = ("sans-serif", 16);
 
 /// One colour per row, in [`Algorithm::ALL`]'s order, so a row keeps its colour in every
@@ -102,10 +102,27 @@ fn row(report: &Report, a: usize) -> impl Iterator<Item = &Summary> {
     report.summaries.iter().map(move |depth| &depth[a])
 }
 
+/// Share of the x axis past the last depth left free for the legend.
+const LEGEND_ROOM: f64 = 1.0;
+
+/// The depths on the x axis, with room for the legend on the right.
 fn depth_range(report: &Report) -> std::ops::Range<f64> {
-    let first = *report.depths.first().unwrap_or(&1);
-    let last = *report.depths.last().unwrap_or(&1);
-    f64::from(first) - 0.2..f64::from(last) + 0.2
+    let first = f64::from(*report.depths.first().unwrap_or(&1));
+    let last = f64::from(*report.depths.last().unwrap_or(&1));
+    first - 0.2..last + 0.2 + LEGEND_ROOM * (last - first).max(1.0)
+}
+
+/// Tick labels on the depth axis: the depths searched, nothing in the legend's room.
+fn depth_label(report: &Report, x: f64) -> String {
+    let searched = report
+        .depths
+        .iter()
+        .any(|&d| (f64::from(d) - x).abs() < 1e-9);
+    if searched {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
 }
 
 fn budget_note(report: &Report) -> String {
@@ -132,7 +149,7 @@ fn nodes_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
     let bottom = known.fold(f64::INFINITY, f64::min).clamp(1.0, top) / 2.0;
     let mut chart = ChartBuilder::on(area)
         .caption(
-            format!("Nodes searched against depth: {}", report.title),
+            format!("Nodes against depth: {}", report.title),
             CAPTION_FONT,
         )
         .margin(16)
@@ -146,8 +163,8 @@ fn nodes_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
             budget_note(report)
         ))
         .y_desc("nodes (log scale)")
-        .x_labels(report.depths.len())
-        .x_label_formatter(&|d| format!("{d:.0}"))
+        .x_labels(report.depths.len() * 2)
+        .x_label_formatter(&|&x| depth_label(report, x))
         .y_label_formatter(&|v| si(*v))
         .axis_desc_style(LABEL_FONT)
         .draw()?;
@@ -210,7 +227,7 @@ fn nodes_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(LABEL_FONT)
@@ -242,8 +259,8 @@ fn ebf_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
             budget_note(report)
         ))
         .y_desc("effective branching factor: nodes^(1/D)")
-        .x_labels(report.depths.len())
-        .x_label_formatter(&|d| format!("{d:.0}"))
+        .x_labels(report.depths.len() * 2)
+        .x_label_formatter(&|&x| depth_label(report, x))
         .axis_desc_style(LABEL_FONT)
         .draw()?;
     for (a, &algorithm) in report.algorithms.iter().enumerate() {
@@ -282,7 +299,7 @@ fn savings_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!(
-                "Nodes as a share of plain alpha-beta's at depth {}: {}",
+                "Share of alpha-beta's nodes at depth {}: {}",
                 savings.depth, report.title
             ),
             CAPTION_FONT,

@@ -97,8 +97,8 @@ pub struct Summary {
     /// Effective branching factor: median nodes^(1/depth).
     pub ebf: Option<f64>,
     /// Nodes over the position's own minimal tree, over the positions whose minimal tree
-    /// was found within the budget (`None` without the minimal-tree row or such a
-    /// position).
+    /// was found within the budget, if that is at least half of them (`None` without the
+    /// minimal-tree row or such a half).
     pub vs_minimal: Option<Quartiles>,
     /// Nodes over the Knuth–Moore minimal tree of a uniform tree with the position's
     /// root branching factor ([`knuth_moore_nodes`]).
@@ -280,7 +280,8 @@ pub fn summarise(
                         ebf: node_quartiles
                             .median
                             .map(|m| m.powf(1.0 / f64::from(depth))),
-                        vs_minimal: (!vs_minimal.is_empty()).then(|| Quartiles::of(&vs_minimal)),
+                        vs_minimal: (2 * vs_minimal.len() >= positions.len().max(1))
+                            .then(|| Quartiles::of(&vs_minimal)),
                         vs_formula: Quartiles::of(&vs_formula),
                     }
                 })
