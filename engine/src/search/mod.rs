@@ -453,6 +453,12 @@ impl Searcher {
         Arc::clone(&self.shared.signals)
     }
 
+    /// Searches with these stop and ponder flags from now on (a caller that already
+    /// holds flags, such as a UCI session running a bench, stops this searcher by them).
+    pub fn set_signals(&mut self, signals: Arc<Signals>) {
+        self.shared.signals = signals;
+    }
+
     /// Resizes the table; on failure the old table is kept.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.shared.tt.resize(mb)
@@ -591,14 +597,8 @@ impl Searcher {
                     .skip(1)
                     .find(|rm| Some(rm.mv) == chosen.best)
                 {
-                    let info = iterative::info(
-                        main,
-                        shared,
-                        main.searched_depth,
-                        1,
-                        0,
-                        ScoreBound::Exact,
-                    );
+                    let info =
+                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
                     report(Report::Iteration(SearchInfo {
                         seldepth: line.seldepth.max(info.seldepth),
                         score: chosen.score,
@@ -616,14 +616,8 @@ impl Searcher {
                     // The move played is a helper's: show its line, so that the last
                     // line a GUI shows ends in the move it is sent.
                     let line = &helpers[chosen - 1].root_moves[0];
-                    let info = iterative::info(
-                        main,
-                        shared,
-                        main.searched_depth,
-                        1,
-                        0,
-                        ScoreBound::Exact,
-                    );
+                    let info =
+                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
                     report(Report::Iteration(SearchInfo {
                         // `depth` stays the main thread's, as on every other line: the
                         // depth the search as a whole reached.
