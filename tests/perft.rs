@@ -2,8 +2,9 @@
 //! incremental Zobrist key checked against a from-scratch hash at every node.
 //!
 //! The tests read `epd/public/perft/` (copies, sources in `epd/README.md`); the
-//! `#[ignore]`d ones also read the full suites in the folder `CUTOFF_FULL_SUITES` names
-//! (see `tests/suites`), which `.ci/run` sets where the suites exist.
+//! `#[ignore]`d ones read the full suites in the folder `CUTOFF_FULL_SUITES` names
+//! (see `tests/suites`), which `.ci/run` sets where the suites exist. Each suite check
+//! counts the counts it compared, so that a line that stops parsing fails.
 
 mod suites;
 
@@ -15,6 +16,8 @@ use rayon::prelude::*;
 use shakmaty::{Position, Role};
 use suites::{full, public};
 
+/// The FEN and `(depth, count)` pairs of each line of a perft suite. A line without a
+/// count fails: a format the reader no longer understands must not compare nothing.
 fn suite(path: &Path) -> Vec<(String, Vec<(u32, u64)>)> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -23,21 +26,33 @@ fn suite(path: &Path) -> Vec<(String, Vec<(u32, u64)>)> {
         .map(|line| {
             let mut fields = line.split(';');
             let fen = fields.next().unwrap().trim().to_string();
-            let counts = fields
+            let counts: Vec<(u32, u64)> = fields
                 .filter_map(|f| {
                     let f = f.trim();
                     let (d, n) = f.strip_prefix('D')?.split_once(' ')?;
                     Some((d.parse().unwrap(), n.trim().parse().unwrap()))
                 })
                 .collect();
+            assert!(
+                !counts.is_empty(),
+                "{}: no count in {line:?}",
+                path.display()
+            );
             (fen, counts)
         })
         .collect()
 }
 
-fn check_suite(path: &Path, max_depth: u32, chess960: bool) {
+/// Checks every count of the suite at `path` up to `max_depth`, and that there were
+/// exactly `compared` of them.
+fn check_suite(path: &Path, max_depth: u32, chess960: bool, compared: usize) {
     let entries = suite(path);
-    assert!(!entries.is_empty());
+    let counted = entries
+        .iter()
+        .flat_map(|(_, counts)| counts)
+        .filter(|(d, _)| *d <= max_depth)
+        .count();
+    assert_eq!(counted, compared, "{}: counts compared", path.display());
     let failures: Vec<String> = entries
         .par_iter()
         .flat_map_iter(|(fen, counts)| {
@@ -62,35 +77,36 @@ fn check_suite(path: &Path, max_depth: u32, chess960: bool) {
 
 #[test]
 fn standard_suite_depth_4() {
-    check_suite(&public("perft/standard.epd"), 4, false);
+    check_suite(&public("perft/standard.epd"), 4, false, 505);
 }
 
 #[test]
 fn whittington_suite_depth_4() {
-    check_suite(&public("perft/perft-whittington.epd"), 4, false);
+    check_suite(&public("perft/perft-whittington.epd"), 4, false, 518);
 }
 
 #[test]
 fn fischer_first_120_depth_4() {
-    check_suite(&public("perft/fischer-120.epd"), 4, true);
+    check_suite(&public("perft/fischer-120.epd"), 4, true, 480);
 }
 
+/// 395 million leaves: seconds in release, and only repository files, so it runs with
+/// every `cargo test` (not behind the full-suite switch).
 #[test]
-#[ignore = "slow: run with --ignored"]
 fn standard_suite_depth_5() {
-    check_suite(&public("perft/standard.epd"), 5, false);
+    check_suite(&public("perft/standard.epd"), 5, false, 633);
 }
 
 #[test]
 #[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_fischer_suite_depth_4() {
-    check_suite(&full("perft/fischer.epd"), 4, true);
+    check_suite(&full("perft/fischer.epd"), 4, true, 3840);
 }
 
 #[test]
 #[ignore = "needs the full suites: set CUTOFF_FULL_SUITES, run with --ignored"]
 fn full_marcel_suite_depth_3() {
-    check_suite(&full("perft/perft-marcel.epd"), 3, false);
+    check_suite(&full("perft/perft-marcel.epd"), 3, false, 20_514);
 }
 
 fn check_keys(board: &mut Board, depth: u32) -> u64 {

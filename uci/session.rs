@@ -1,6 +1,7 @@
 //! The UCI loop. This thread reads stdin and answers at once (`isready`, `stop`, `quit`
 //! never wait for a search); each `go` runs on a worker thread that owns the `Searcher`
-//! until it has sent its one `bestmove`, then hands it back.
+//! until it has sent its one `bestmove`, then hands it back. `go perft` and `bench` run
+//! on a worker thread too, and `stop` ends them.
 
 use std::io::BufRead;
 use std::path::Path;
@@ -19,13 +20,15 @@ use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
 use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
-use crate::command::{self, Command, Go};
+use crate::command::{self, BENCH_USAGE, Command, Go};
 use crate::options::{self, EMBEDDED_NETWORK, OPTIONS, Value};
 use crate::output;
 use crate::syzygy;
 
 /// Stack of the search thread: the recursion keeps a move list per ply.
 const SEARCH_STACK_SIZE: usize = 64 << 20;
+/// Stack of the perft thread, which only hands the work to rayon's pool.
+const SMALL_STACK_SIZE: usize = 1 << 20;
 
 /// Sends one line to the GUI (stdout is line-buffered; each line is flushed whole).
 pub fn send(line: &str) {
@@ -40,10 +43,12 @@ fn error(message: &str) {
     send(&format!("info string error: {message}"));
 }
 
-/// A search running on its worker thread.
+/// A job running on its worker thread: a search (which hands the searcher back when it
+/// ends), a perft or a bench.
 struct Running {
-    handle: JoinHandle<Searcher>,
-    /// Set by the worker once it has sent `bestmove`.
+    handle: JoinHandle<Option<Searcher>>,
+    /// Set by the worker just before it sends its last line (`bestmove`, the perft or
+    /// bench total).
     done: Arc<AtomicBool>,
 }
 
@@ -123,7 +128,7 @@ impl Session {
         };
         match command {
             Command::Uci => {
-                send(concat!("id name Cutoff ", env!("CARGO_PKG_VERSION")));
+                send(&format!("id name Cutoff {}", crate::VERSION));
                 send("id author the Cutoff developers");
                 for o in OPTIONS {
                     send(&o.declaration());
@@ -150,13 +155,15 @@ impl Session {
                 send_lines(&eval::trace(self.board.pos()).to_string());
                 self.network_eval();
             }
-            Command::Bench { depth } => {
-                if self.idle_searcher("bench").is_some() {
-                    let depth = depth.map_or(bench::DEFAULT_DEPTH, |d| d as i32);
-                    let network = self.use_nnue.then(|| Arc::clone(&self.network));
-                    run_bench(depth, 1, bench::DEFAULT_HASH_MB, network);
-                }
-            }
+            Command::Bench {
+                depth,
+                threads,
+                hash_mb,
+            } => self.bench(
+                depth.map_or(bench::DEFAULT_DEPTH, |d| d as i32),
+                threads.map_or(1, |n| n as usize),
+                hash_mb.map_or(bench::DEFAULT_HASH_MB, |mb| mb as usize),
+            ),
         }
         true
     }
@@ -171,7 +178,7 @@ impl Session {
         }
         if self.running.is_some() {
             error(&format!(
-                "{what} ignored: a search is running (send 'stop' first)"
+                "{what} ignored: a search, perft or bench is running (send 'stop' first)"
             ));
             return None;
         }
@@ -188,11 +195,14 @@ impl Session {
                 .handle
                 .join()
                 .unwrap_or_else(|_| unreachable!("panic = \"abort\" in every profile"));
-            self.searcher = Some(searcher);
+            if searcher.is_some() {
+                self.searcher = searcher;
+            }
         }
     }
 
-    /// Stops a running search and waits for its `bestmove`. Ignored when idle.
+    /// Stops a running search, perft or bench and waits for its last line. Ignored when
+    /// idle.
     fn stop_search(&mut self) {
         if self.running.is_some() {
             self.signals.stop.store(true, Ordering::Relaxed);
@@ -374,61 +384,115 @@ impl Session {
         send_lines(&text);
     }
 
-    fn go(&mut self, go: Go) {
-        if let Some(depth) = go.perft {
-            if self.idle_searcher("go perft").is_some() {
-                run_perft(&self.board, depth, 0, true);
-            }
+    /// Starts `job` on a worker thread with the stop flag cleared; it gets the flag to set
+    /// before its last line. Fails only when no thread can be had.
+    fn spawn(
+        &mut self,
+        name: &str,
+        stack_size: usize,
+        job: impl FnOnce(&AtomicBool) -> Option<Searcher> + Send + 'static,
+    ) -> std::io::Result<()> {
+        self.signals.stop.store(false, Ordering::Relaxed);
+        let done = Arc::new(AtomicBool::new(false));
+        let worker_done = Arc::clone(&done);
+        let handle = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(stack_size)
+            .spawn(move || job(&worker_done))?;
+        self.running = Some(Running { handle, done });
+        Ok(())
+    }
+
+    /// `go perft N`: the divide of the current position, off this thread so that `stop`
+    /// and `quit` are heard.
+    fn perft(&mut self, depth: u32) {
+        if self.idle_searcher("go perft").is_none() {
             return;
         }
-        let limits = match self.limits(&go) {
-            Ok(l) => l,
-            Err(e) => return error(&e),
-        };
+        let board = self.board.clone();
+        let signals = Arc::clone(&self.signals);
+        let spawned = self.spawn("perft", SMALL_STACK_SIZE, move |done| {
+            run_perft(&board, depth, 0, true, &signals.stop, || {
+                done.store(true, Ordering::Release);
+            });
+            None
+        });
+        if let Err(e) = spawned {
+            error(&format!("cannot start the perft thread: {e}"));
+        }
+    }
+
+    /// `bench [depth] [threads] [hash]`: as `cutoff bench`, off this thread, with the
+    /// network if `UseNNUE` is on (as `cutoff bench --nnue`).
+    fn bench(&mut self, depth: i32, threads: usize, hash_mb: usize) {
+        if self.idle_searcher("bench").is_none() {
+            return;
+        }
+        send(&format!(
+            "info string bench depth {depth} threads {threads} hash {hash_mb} \
+             (usage: {BENCH_USAGE}, as cutoff bench; stop ends it)"
+        ));
+        let signals = Arc::clone(&self.signals);
+        let network = self.use_nnue.then(|| Arc::clone(&self.network));
+        let spawned = self.spawn("bench", SEARCH_STACK_SIZE, move |done| {
+            run_bench(depth, threads, hash_mb, network, signals, || {
+                done.store(true, Ordering::Release);
+            });
+            None
+        });
+        if let Err(e) = spawned {
+            error(&format!("cannot start the bench thread: {e}"));
+        }
+    }
+
+    /// `go`: exactly one `bestmove` follows, whatever the line carried (bad values are
+    /// reported and left out), unless a job is already running and the `go` is refused.
+    fn go(&mut self, go: Go) {
+        for message in &go.errors {
+            error(message);
+        }
+        if let Some(depth) = go.perft {
+            return self.perft(depth);
+        }
         if self.idle_searcher("go").is_none() {
             return;
         }
+        let limits = self.limits(&go);
         let Some(mut searcher) = self.searcher.take() else {
             return error("no searcher available");
         };
-        self.signals.stop.store(false, Ordering::Relaxed);
         self.signals.ponder.store(limits.ponder, Ordering::Relaxed);
         let board = self.board.clone();
         let options = self.options.clone();
         let show_wdl = self.show_wdl;
-        let done = Arc::new(AtomicBool::new(false));
-        let worker_done = Arc::clone(&done);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_SIZE)
-            .spawn(move || {
-                let result =
-                    searcher.search(&board, &limits, &options, &mut |report| match report {
-                        Report::Iteration(info) => send(&output::info(&info, &board, show_wdl)),
-                        Report::CurrentMove { depth, mv, number } => send(&format!(
-                            "info depth {depth} currmove {} currmovenumber {number}",
-                            board.uci(mv)
-                        )),
-                    });
-                // Marked done before `bestmove` goes out, so that a command the GUI sends
-                // in reply finds the search finished (and joins it) rather than refused.
-                worker_done.store(true, Ordering::Release);
-                send(&output::bestmove(&board, result.best, result.ponder));
-                searcher
+        let spawned = self.spawn("search", SEARCH_STACK_SIZE, move |done| {
+            let result = searcher.search(&board, &limits, &options, &mut |report| match report {
+                Report::Iteration(info) => send(&output::info(&info, &board, show_wdl)),
+                Report::CurrentMove { depth, mv, number } => send(&format!(
+                    "info depth {depth} currmove {} currmovenumber {number}",
+                    board.uci(mv)
+                )),
             });
-        match spawned {
-            Ok(handle) => self.running = Some(Running { handle, done }),
-            Err(e) => {
-                // The searcher moved into the closure is lost; make a new one.
-                error(&format!("cannot start the search thread: {e}"));
-                self.searcher = Searcher::new(self.hash_mb).ok();
-                send("bestmove 0000");
-            }
+            // Marked done before `bestmove` goes out, so that a command the GUI sends
+            // in reply finds the search finished (and joins it) rather than refused.
+            done.store(true, Ordering::Release);
+            send(&output::bestmove(&board, result.best, result.ponder));
+            Some(searcher)
+        });
+        if let Err(e) = spawned {
+            // The searcher moved into the closure is lost: make a new one, and answer
+            // with a legal move all the same.
+            error(&format!("cannot start the search thread: {e}"));
+            self.searcher = Searcher::new(self.hash_mb).ok();
+            let first = self.board.legal_moves().first().copied();
+            send(&output::bestmove(&self.board, first, None));
         }
     }
 
     /// Search limits from a `go` command, in the current position.
-    fn limits(&self, go: &Go) -> Result<Limits, String> {
+    /// Illegal `searchmoves` entries are reported and left out; with none left, every
+    /// move is searched (as Stockfish does). `mate 0` asks for nothing and is left out.
+    fn limits(&self, go: &Go) -> Limits {
         let white = self.board.turn() == Color::White;
         let (own, other) = if white {
             ((go.wtime, go.winc), (go.btime, go.binc))
@@ -445,16 +509,21 @@ impl Session {
         let searchmoves = go
             .searchmoves
             .iter()
-            .map(|m| {
-                self.board
-                    .parse_uci(m)
-                    .map_err(|e| format!("go searchmoves: {e}"))
+            .filter_map(|m| match self.board.parse_uci(m) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    error(&format!("go searchmoves {m}: {e}; ignored"));
+                    None
+                }
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Limits {
+            .collect();
+        if go.mate == Some(0) {
+            error("go mate 0: a mate in no moves is no limit; ignored");
+        }
+        Limits {
             depth: go.depth.map(|d| d.clamp(1, 127) as i32),
             nodes: go.nodes,
-            mate: go.mate.map(|m| m.min(1000) as i32),
+            mate: go.mate.filter(|&m| m > 0).map(|m| m.min(1000) as i32),
             movetime: go.movetime.map(Duration::from_millis),
             time: time.map(Duration::from_millis),
             increment: Duration::from_millis(inc.unwrap_or(0)),
@@ -463,7 +532,7 @@ impl Session {
             ponder: go.ponder,
             searchmoves,
             started: Some(Instant::now()),
-        })
+        }
     }
 }
 
@@ -474,10 +543,21 @@ fn send_lines(text: &str) {
     }
 }
 
-/// `perft`: one `move: count` line per root move, then the total (Stockfish's format).
-pub fn run_perft(board: &Board, depth: u32, threads: usize, divide: bool) -> u64 {
+/// `perft`: one `move: count` line per root move, then the total (Stockfish's format);
+/// `stop` set ends it early with a note instead. `last` runs before the last line.
+pub fn run_perft(
+    board: &Board,
+    depth: u32,
+    threads: usize,
+    divide: bool,
+    stop: &AtomicBool,
+    last: impl FnOnce(),
+) {
     let start = Instant::now();
-    let parts = perft::divide_with_threads(board, depth.max(1), threads);
+    let Some(parts) = perft::divide_until(board, depth.max(1), threads, stop) else {
+        last();
+        return send("info string perft stopped");
+    };
     let total: u64 = if depth == 0 {
         1
     } else {
@@ -489,24 +569,30 @@ pub fn run_perft(board: &Board, depth: u32, threads: usize, divide: bool) -> u64
         }
         send("");
     }
-    send(&format!("Nodes searched: {total}"));
     let elapsed = start.elapsed();
+    let nps = u128::from(total) * 1000 / elapsed.as_millis().max(1);
     if !divide {
-        let nps = u128::from(total) * 1000 / elapsed.as_millis().max(1);
+        send(&format!("Nodes searched: {total}"));
+        last();
         send(&format!("Time: {} ms, {nps} nps", elapsed.as_millis()));
+    } else {
+        last();
+        send(&format!("Nodes searched: {total}"));
     }
-    total
 }
 
-/// `bench`: per-position lines, then the totals OpenBench reads.
+/// `bench`: per-position lines, then the totals OpenBench reads; `signals.stop` ends it
+/// early with a note instead. `last` runs before the last line. False on failure.
 pub fn run_bench(
     depth: i32,
     threads: usize,
     hash_mb: usize,
     network: Option<Arc<Network>>,
+    signals: Arc<Signals>,
+    last: impl FnOnce(),
 ) -> bool {
     let mut index = 0;
-    let outcome = bench::run(depth, threads, hash_mb, network, |line| {
+    let outcome = bench::run_until(depth, threads, hash_mb, network, signals, |line| {
         index += 1;
         send(&format!(
             "position {index:2}: {:>10} nodes {:>6} ms  {}",
@@ -516,13 +602,23 @@ pub fn run_bench(
         ));
     });
     match outcome {
-        Ok((nodes, time)) => {
+        Ok(Some((nodes, time))) => {
             let nps = u128::from(nodes) * 1000 / time.as_millis().max(1);
             send(&format!("Total time: {} ms", time.as_millis()));
+            last();
             send(&format!("{nodes} nodes {nps} nps"));
             true
         }
+        Ok(None) => {
+            last();
+            send(&format!(
+                "info string bench stopped after {index} of {} positions",
+                bench::POSITIONS.len()
+            ));
+            true
+        }
         Err(e) => {
+            last();
             error(&e);
             false
         }

@@ -3,12 +3,13 @@
 //! the tree changes it (OpenBench reads `N nodes N nps`).
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::limits::Limits;
 use crate::nnue::Network;
-use crate::search::{SearchOptions, Searcher};
+use crate::search::{SearchOptions, Searcher, Signals};
 
 /// Default depth of `cutoff bench`.
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -88,10 +89,26 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     network: Option<Arc<Network>>,
-    mut on_line: impl FnMut(&BenchLine),
+    on_line: impl FnMut(&BenchLine),
 ) -> Result<(u64, Duration), String> {
+    // Nothing else holds these signals, so nothing stops the bench.
+    run_until(depth, threads, hash_mb, network, Arc::default(), on_line)?
+        .ok_or_else(|| "bench stopped".to_string())
+}
+
+/// As [`run`], searching with `signals`: once `signals.stop` is set it returns
+/// `Ok(None)`, with `on_line` called only for the positions searched to the end.
+pub fn run_until(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    network: Option<Arc<Network>>,
+    signals: Arc<Signals>,
+    mut on_line: impl FnMut(&BenchLine),
+) -> Result<Option<(u64, Duration)>, String> {
     let mut searcher = Searcher::new(hash_mb)?;
     searcher.set_network(network);
+    searcher.set_signals(Arc::clone(&signals));
     let options = SearchOptions {
         threads,
         ..SearchOptions::default()
@@ -104,6 +121,9 @@ pub fn run(
         searcher.clear();
         let start = Instant::now();
         let result = searcher.search(&board, &limits, &options, &mut |_| {});
+        if signals.stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let line = BenchLine {
             fen,
             nodes: result.nodes,
@@ -113,5 +133,5 @@ pub fn run(
         total_time += line.time;
         on_line(&line);
     }
-    Ok((total_nodes, total_time))
+    Ok(Some((total_nodes, total_time)))
 }

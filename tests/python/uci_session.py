@@ -10,6 +10,7 @@ since python-chess waits without a timeout for searches limited by depth or mate
 
 import logging
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -25,8 +26,12 @@ CHESS960 = "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
 
 
 failures = []
-# Every "info string error" line the engine sends (this session sends no bad input).
+# Every "info string error" line the engine sends unasked (bad input is sent only inside
+# expecting_errors()).
 engine_errors = []
+# The error lines sent while bad input was expected.
+expected_errors = []
+expecting = {"on": False}
 
 
 class ErrorWatch(logging.Handler):
@@ -35,7 +40,24 @@ class ErrorWatch(logging.Handler):
     def emit(self, record):
         message = record.getMessage()
         if ">> info string error" in message:
-            engine_errors.append((time.monotonic(), message.split(">> ", 1)[1]))
+            line = message.split(">> ", 1)[1]
+            if expecting["on"]:
+                expected_errors.append(line)
+            else:
+                engine_errors.append((time.monotonic(), line))
+
+
+def play_expecting_errors(engine, board, limit, **kwargs):
+    """engine.play(...) for a command the engine must answer with errors and a move:
+    returns the result and the error lines it sent."""
+    expected_errors.clear()
+    expecting["on"] = True
+    try:
+        result = engine.play(board, limit, **kwargs)
+        engine.ping()
+    finally:
+        expecting["on"] = False
+    return result, list(expected_errors)
 
 
 def check(name, condition, detail=""):
@@ -107,13 +129,53 @@ def check_pondering(engine):
         check("ponder: play with ponder=True, ponderhit and ponder misses", True)
 
 
+def check_every_go_answered(engine):
+    """Root moves that are no legal moves are reported and left out: a move all the same."""
+    board = chess.Board()
+    for root_moves, bad in [
+        ([chess.Move.from_uci("e2e5")], ["e2e5"]),
+        # python-chess sends `searchmoves 0000` for an empty list.
+        ([], ["0000"]),
+        ([chess.Move.from_uci("e7e5"), chess.Move.from_uci("g1f3")], ["e7e5"]),
+    ]:
+        result, errors = play_expecting_errors(
+            engine, board, chess.engine.Limit(depth=2), root_moves=root_moves
+        )
+        wanted = [
+            f"info string error: go searchmoves {m}: illegal move '{m}' in {board.fen()}; ignored"
+            for m in bad
+        ]
+        legal = [m for m in root_moves if m in board.legal_moves] or list(board.legal_moves)
+        check(
+            f"searchmoves {' '.join(m.uci() for m in root_moves) or '(none)'}: errors, legal move",
+            errors == wanted and result.move in legal,
+            (errors, result.move),
+        )
+
+
+def check_last_line_is_the_move(engine):
+    """However a search ends, its last pv starts with the move played, then the ponder move."""
+    bad = []
+    for fen in [chess.STARTING_FEN, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8"]:
+        board = chess.Board(fen)
+        for nodes in list(range(1, 30)) + list(range(100, 20000, 1999)):
+            result = engine.play(board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_ALL)
+            pv = result.info.get("pv", [])
+            shown = (pv[0] if pv else None, pv[1] if len(pv) > 1 else None)
+            if shown != (result.move, result.ponder):
+                bad.append((fen, nodes, [m.uci() for m in pv], result.move, result.ponder))
+    check("go nodes N: the last pv starts with bestmove, then ponder", not bad, bad[:3])
+
+
 def run(path, holder):
     engine = chess.engine.SimpleEngine.popen_uci(path, timeout=10.0)
     holder["engine"] = engine
 
-    # Identification and options.
+    # Identification and options: the name carries what `cutoff --version` says.
     name = engine.id.get("name", "")
-    check("id name starts with Cutoff", name.startswith("Cutoff"), name)
+    version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True)
+    version = version.stdout.strip().removeprefix("cutoff ")
+    check("id name is Cutoff and the --version text", name == f"Cutoff {version}", name)
     check("id author present", bool(engine.id.get("author")), engine.id)
     declared = {k.lower(): v for k, v in engine.options.items()}
     for option, kind, default in [
@@ -199,6 +261,9 @@ def run(path, holder):
 
     # Pondering: play with ponder=True; the next play either hits or stops the ponder.
     check_pondering(engine)
+
+    check_every_go_answered(engine)
+    check_last_line_is_the_move(engine)
 
     # Chess960: python-chess sets UCI_Chess960 itself for a chess960 board.
     board = chess.Board(CHESS960, chess960=True)

@@ -96,8 +96,21 @@ pub(crate) fn iterate(
     limits: &Limits,
     multipv: usize,
     node_budget: Option<u64>,
-    report: &mut dyn FnMut(Report),
+    outer_report: &mut dyn FnMut(Report),
 ) -> SearchResult {
+    // The line last shown as the best (`multipv 1`): the search ends by showing the line
+    // it plays if that is another, so that a GUI's last line starts with the `bestmove`
+    // and continues with the `ponder` move.
+    let mut shown: Option<Vec<Move>> = None;
+    let mut report = |r: Report| {
+        if let Report::Iteration(info) = &r
+            && info.multipv == 1
+        {
+            shown = Some(info.pv.clone());
+        }
+        outer_report(r);
+    };
+    let report: &mut dyn FnMut(Report) = &mut report;
     td.completed_lines.clear();
     td.root_moves.clear();
     td.root_moves.extend_from_slice(root_moves);
@@ -141,15 +154,19 @@ pub(crate) fn iterate(
     // What the clock reads after each iteration: the last best move and how long it held.
     let mut last_best: Option<Move> = None;
     let mut stable_iterations = 0;
+    td.searched_depth = 0;
+    // The bound the score of the line searched when the search stopped had then.
+    let mut stopped_bound = ScoreBound::Exact;
 
     for depth in first_depth..=max_depth {
+        td.searched_depth = depth;
         for rm in &mut td.root_moves {
             rm.previous_score = rm.score;
         }
         for pv_index in 0..lines {
             td.pv_index = pv_index;
             td.seldepth = 0;
-            aspiration(td, shared, depth, report);
+            stopped_bound = aspiration(td, shared, depth, report);
             if td.stopped {
                 break;
             }
@@ -236,6 +253,7 @@ pub(crate) fn iterate(
     if td.is_main() {
         wait_for_stop(shared, limits);
     }
+    add_ponder_move(td, shared);
     let searched = if td.root_moves[0].score > -INFINITY {
         td.root_moves[0].score
     } else if best_score > -INFINITY {
@@ -248,6 +266,19 @@ pub(crate) fn iterate(
     };
     let best = &td.root_moves[0];
     let score = best.reported_score(searched);
+    if td.is_main() && shown.as_ref() != Some(&best.pv) {
+        // An iteration cut short may have found a new best line, re-sorted the lines or
+        // left only a bound; a root fail-high leaves a line without a reply until the
+        // ponder move is found. Show what is played.
+        let bound = if td.completed_depth == td.searched_depth {
+            ScoreBound::Exact
+        } else {
+            stopped_bound
+        };
+        let line = info(td, shared, td.searched_depth, 1, searched, bound);
+        outer_report(Report::Iteration(line));
+    }
+    let best = &td.root_moves[0];
     SearchResult {
         best: Some(best.mv),
         ponder: best.pv.get(1).copied(),
@@ -268,13 +299,14 @@ fn wait_for_stop(shared: &SharedState, limits: &Limits) {
 }
 
 /// Searches the current line at `depth` inside a window around the previous score,
-/// widening on the side that failed until the score falls inside.
+/// widening on the side that failed until the score falls inside. Returns what the
+/// line's score is: exact, or a bound when the search stopped inside a pass.
 fn aspiration(
     td: &mut ThreadData,
     shared: &SharedState,
     depth: i32,
     report: &mut dyn FnMut(Report),
-) {
+) -> ScoreBound {
     let previous = td.root_moves[td.pv_index].score;
     let mut delta = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) =
@@ -292,7 +324,17 @@ fn aspiration(
         td.root_moves[td.pv_index..]
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
         if td.stopped {
-            return;
+            let line = td.root_moves[td.pv_index].score;
+            // A line never scored (stopped inside its first move) reports a guess, no bound.
+            return if line == -INFINITY {
+                ScoreBound::Exact
+            } else if line >= beta {
+                ScoreBound::Lower
+            } else if line <= alpha {
+                ScoreBound::Upper
+            } else {
+                ScoreBound::Exact
+            };
         }
         let bound = if score <= alpha {
             // Fail low: the best move may be worse than hoped; widen downwards.
@@ -303,7 +345,7 @@ fn aspiration(
             beta = (score + delta).min(INFINITY);
             ScoreBound::Lower
         } else {
-            return;
+            return ScoreBound::Exact;
         };
         if td.is_main() && td.elapsed() > CURRMOVE_AFTER / 3 {
             report(Report::Iteration(info(
@@ -389,6 +431,25 @@ fn root_search(
     best_score
 }
 
+/// A best line that ends after its first move (a root fail-high that was not searched
+/// again, a search stopped early) gets the reply the table holds, if it is legal: the
+/// move to ponder on.
+fn add_ponder_move(td: &mut ThreadData, shared: &SharedState) {
+    let Some(best) = td.root_moves.first().filter(|rm| rm.pv.len() == 1) else {
+        return;
+    };
+    td.board.make(best.mv);
+    let reply = shared
+        .tt
+        .probe(td.board.key(), 1)
+        .filter(|hit| hit.packed_move != 0)
+        .and_then(|hit| td.board.unpack(hit.packed_move));
+    td.board.unmake();
+    if let Some(reply) = reply {
+        td.root_moves[0].pv.push(reply);
+    }
+}
+
 impl RootMove {
     /// The score to report for this move: the tables' verdict when the root is in them,
     /// unless the search has found a real mate (which says more).
@@ -426,7 +487,11 @@ pub(crate) fn info(
         multipv,
         score: rm.map_or(score, |rm| rm.reported_score(score)),
         bound,
-        nodes: td.total_nodes(shared),
+        // Helpers stop a few hundred nodes after the main thread: a line reports no more
+        // than `go nodes` allowed.
+        nodes: td
+            .node_limit
+            .map_or(td.total_nodes(shared), |n| td.total_nodes(shared).min(n)),
         time: td.elapsed(),
         hashfull: shared.tt.hashfull(),
         tbhits: shared.tb_hits.load(Ordering::Relaxed),

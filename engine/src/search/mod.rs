@@ -258,6 +258,8 @@ pub struct ThreadData {
     flushed_nodes: u64,
     pub(crate) seldepth: usize,
     pub(crate) completed_depth: i32,
+    /// The iteration searching when the search ended: the depth of the last line shown.
+    pub(crate) searched_depth: i32,
     pub(crate) stopped: bool,
     /// Null move is disabled below this ply during a null-move verification search.
     pub(crate) nmp_min_ply: usize,
@@ -286,6 +288,7 @@ impl ThreadData {
             flushed_nodes: 0,
             seldepth: 0,
             completed_depth: 0,
+            searched_depth: 0,
             stopped: false,
             nmp_min_ply: 0,
             time: None,
@@ -450,6 +453,12 @@ impl Searcher {
         Arc::clone(&self.shared.signals)
     }
 
+    /// Searches with these stop and ponder flags from now on (a caller that already
+    /// holds flags, such as a UCI session running a bench, stops this searcher by them).
+    pub fn set_signals(&mut self, signals: Arc<Signals>) {
+        self.shared.signals = signals;
+    }
+
     /// Resizes the table; on failure the old table is kept.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.shared.tt.resize(mb)
@@ -578,7 +587,27 @@ impl Searcher {
             (result, helper_results)
         });
         let result = match &options.strength {
-            Some(strength) => choose_line(main_result, &main.completed_lines, strength, seed),
+            Some(strength) => {
+                let chosen = choose_line(main_result, &main.completed_lines, strength, seed);
+                // A weakened engine may play another line than the one shown best: show
+                // it last, so that the last line a GUI shows ends in the move it is sent.
+                if let Some(line) = main
+                    .completed_lines
+                    .iter()
+                    .skip(1)
+                    .find(|rm| Some(rm.mv) == chosen.best)
+                {
+                    let info =
+                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
+                    report(Report::Iteration(SearchInfo {
+                        seldepth: line.seldepth.max(info.seldepth),
+                        score: chosen.score,
+                        pv: line.pv.clone(),
+                        ..info
+                    }));
+                }
+                chosen
+            }
             None if lines == 1 && !helper_results.is_empty() => {
                 let mut results = vec![main_result];
                 results.extend(helper_results);
@@ -587,19 +616,9 @@ impl Searcher {
                     // The move played is a helper's: show its line, so that the last
                     // line a GUI shows ends in the move it is sent.
                     let line = &helpers[chosen - 1].root_moves[0];
-                    let info = iterative::info(
-                        main,
-                        shared,
-                        main.completed_depth,
-                        1,
-                        0,
-                        ScoreBound::Exact,
-                    );
+                    let info =
+                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
                     report(Report::Iteration(SearchInfo {
-                        // Helpers stop a few hundred nodes after the main thread: the
-                        // line reports no more than `go nodes` allowed, as every earlier
-                        // line did.
-                        nodes: limits.nodes.map_or(info.nodes, |n| info.nodes.min(n)),
                         // `depth` stays the main thread's, as on every other line: the
                         // depth the search as a whole reached.
                         seldepth: line.seldepth.max(info.seldepth),
