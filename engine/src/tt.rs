@@ -64,6 +64,16 @@ struct Entry {
     data: AtomicU64,
 }
 
+impl Entry {
+    /// Writes `data` for `key`, the key word XORed with the data (see the module doc).
+    #[inline]
+    fn write(&self, key: u64, data: Data) {
+        let data = data.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
 #[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
@@ -461,28 +471,32 @@ impl TranspositionTable {
 
         let stored_depth = (depth + DEPTH_OFFSET).clamp(0, 255);
         let mut packed_move = packed_move;
+        let e = &bucket.entries[slot];
         if let Some(old) = old {
             if packed_move == 0 {
                 packed_move = old.packed_move;
             }
             // Keep a deeper entry of this search about the same position unless the new
-            // one is exact.
+            // one is exact, but give it the new best move: the latest search of the
+            // position ordered its moves with more history behind it.
             if bound != Bound::Exact && age(&old) == 0 && i32::from(old.depth) > stored_depth + 2 {
+                if packed_move != old.packed_move {
+                    e.write(key, Data { packed_move, ..old });
+                }
                 return;
             }
         }
-        let data = Data {
-            packed_move,
-            score: score_to_tt(score, ply) as i16,
-            static_eval: static_eval as i16,
-            depth: stored_depth as u8,
-            generation,
-            bound,
-        }
-        .pack();
-        let e = &bucket.entries[slot];
-        e.data.store(data, Ordering::Relaxed);
-        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        e.write(
+            key,
+            Data {
+                packed_move,
+                score: score_to_tt(score, ply) as i16,
+                static_eval: static_eval as i16,
+                depth: stored_depth as u8,
+                generation,
+                bound,
+            },
+        );
     }
 
     /// Permill of sampled entries written during the current search (UCI `hashfull`).
@@ -533,6 +547,28 @@ mod tests {
         assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
         tt.store(43, 2, 0, -(MATE - 6), 0, 4, Bound::Exact);
         assert_eq!(tt.probe(43, 4).unwrap().score, -(MATE - 8));
+    }
+
+    #[test]
+    fn a_deeper_entry_kept_takes_the_new_best_move() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(9, 0, 111, 50, 7, 12, Bound::Lower);
+        // Too shallow to replace the entry, but its move is the latest word on the position.
+        tt.store(9, 0, 222, -20, 5, 3, Bound::Lower);
+        let hit = tt.probe(9, 0).unwrap();
+        assert_eq!(
+            (
+                hit.packed_move,
+                hit.score,
+                hit.static_eval,
+                hit.depth,
+                hit.bound
+            ),
+            (222, 50, 7, 12, Bound::Lower)
+        );
+        // A result without a move leaves the kept move alone.
+        tt.store(9, 0, 0, -20, 5, 3, Bound::Upper);
+        assert_eq!(tt.probe(9, 0).unwrap().packed_move, 222);
     }
 
     #[test]
