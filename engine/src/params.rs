@@ -8,6 +8,11 @@ pub const ASPIRATION_WINDOW: i32 = 25;
 /// The first depth searched with an aspiration window.
 pub const ASPIRATION_DEPTH: i32 = 5;
 
+/// Transposition-table cutoffs are taken only while the halfmove clock is below this: an
+/// entry does not know the clock its search ran with, and closer to 100 the fifty-move
+/// rule may draw lines the entry's score counted on.
+pub const TT_CUTOFF_HALFMOVES: u32 = 90;
+
 /// Reverse futility (static null move): prune when eval − margin·depth ≥ β.
 pub const RFP_DEPTH: i32 = 8;
 /// Reverse futility margin per ply of depth.

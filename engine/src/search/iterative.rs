@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 
 use super::alphabeta::search_child;
 use super::{
@@ -441,7 +441,7 @@ fn add_ponder_move(td: &mut ThreadData, shared: &SharedState) {
     td.board.make(best.mv);
     let reply = shared
         .tt
-        .probe(td.board.key(), 1)
+        .probe(td.board.key(), 1, td.board.pos().halfmoves())
         .filter(|hit| hit.packed_move != 0)
         .and_then(|hit| td.board.unpack(hit.packed_move));
     td.board.unmake();
