@@ -31,6 +31,9 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_EVAL_MAX: i32 = 3;
 /// A null-move cutoff from this depth on is verified by a reduced search.
 pub const NMP_VERIFY_DEPTH: i32 = 12;
+/// A verification search keeps null moves off for this share (in percent) of its depth,
+/// in plies below the verifying node.
+pub const NMP_VERIFY_SPAN_PERCENT: i32 = 75;
 
 /// Singular extensions: from DEPTH on, a TT move whose lower bound is at most DEPTH_SLACK
 /// plies shallower is tested by a search at (depth − 1) / 2 of the other moves against

@@ -268,12 +268,15 @@ pub(super) fn alphabeta<const PV: bool>(
                     return score;
                 }
                 // Deep nodes: verify with a reduced search without null moves, so a
-                // zugzwang cannot cut off a large subtree. A verification inside another
-                // one leaves the outer one's limit in force when it ends.
+                // zugzwang cannot cut off a large subtree. Null moves stay off for most
+                // of the verification's depth, not only at this node: else the same
+                // side could pass out of the zugzwang again two plies on (Stockfish's
+                // span). A verification inside another one leaves the outer one's limit
+                // in force when it ends.
+                let verify_depth = depth - reduction;
                 let outer_min_ply = td.nmp_min_ply;
-                td.nmp_min_ply = ply + 1;
-                let verified =
-                    alphabeta::<false>(td, shared, beta - 1, beta, depth - reduction, ply);
+                td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT / 100) as usize;
+                let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply);
                 td.nmp_min_ply = outer_min_ply;
                 if verified >= beta {
                     return score;
