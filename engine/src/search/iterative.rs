@@ -66,7 +66,7 @@ pub(crate) fn root_moves(
         return (root_moves, probe);
     }
     let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
-    let Some((ranks, method)) = tables.rank_root(board.pos(), &moves, syzygy.rule50) else {
+    let Some((ranks, method)) = tables.rank_root(board, &moves, syzygy.rule50) else {
         return (root_moves, probe);
     };
     shared
