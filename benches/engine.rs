@@ -78,7 +78,7 @@ fn tt_bench(c: &mut Criterion) {
     c.bench_function("tt/probe-4096", |b| {
         b.iter(|| {
             keys.iter()
-                .filter(|&&k| tt.probe(black_box(k), 0).is_some())
+                .filter(|&&k| tt.probe(black_box(k), 0, 0).is_some())
                 .count()
         })
     });

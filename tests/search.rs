@@ -940,5 +940,27 @@ fn lower_levels_search_fewer_nodes() {
         .map(|&skill| search(&b, &Limits::depth(60), &weakened(skill)).0.nodes)
         .collect();
     assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
-    assert_eq!(nodes, [1504, 11168, 72248, 930617]);
+    assert_eq!(nodes, [1504, 11339, 70540, 670849]);
+}
+
+// ---------------------------------------------------------------------------------------
+// 8. Defects found in review (issue 28)
+// ---------------------------------------------------------------------------------------
+
+/// A null-move test position (Black to move): Nxd5 wins, but after it White is in
+/// zugzwang, which a search that may pass cannot see. A null move that fails high at a
+/// deep node is verified by a search without null moves; when that verification kept them
+/// off at its own node only, White passed again two plies on and Nxd5 was first chosen at
+/// depth 21. With null moves off for most of the verification's depth it is found at 18.
+#[test]
+fn null_move_verification_sees_the_zugzwang() {
+    let fen = "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1";
+    let b = board(fen);
+    let result = search_depth(&b, 19);
+    assert_eq!(
+        uci(&b, result.best),
+        "f4d5",
+        "{fen}: {}",
+        show(result.score)
+    );
 }

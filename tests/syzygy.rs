@@ -281,7 +281,7 @@ fn root_ranking_keeps_the_win() {
     assert!(throws > 0, "no move throws the win away");
     let tables = engine_tables(&data_dir());
     let (ranks, method) = tables
-        .rank_root(board.pos(), &board.legal_moves(), true)
+        .rank_root(&board, &board.legal_moves(), true)
         .expect("ranked");
     assert_eq!(method, RootMethod::Dtz);
     for r in &ranks {
@@ -369,7 +369,7 @@ fn damaged_dtz_table_falls_back_to_wdl() {
     let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
     let board = Board::from_fen(fen, false).expect("FEN");
     let (_, method) = tables
-        .rank_root(board.pos(), &board.legal_moves(), true)
+        .rank_root(&board, &board.legal_moves(), true)
         .expect("ranked by WDL");
     assert_eq!(method, RootMethod::Wdl);
     let result = search(&mut searcher(Some(tables)), &board, &Limits::depth(6));
@@ -412,4 +412,65 @@ fn syzygy_path_splits_like_path() {
         Tablebases::split_path(&format!("/tb/345{sep}/tb/6{sep}")),
         [PathBuf::from("/tb/345"), PathBuf::from("/tb/6")]
     );
+}
+
+/// Plays `moves` (UCI) from `fen`, each one a game move, so that the board keeps the
+/// positions on the way (as after `position fen … moves …`).
+fn board_after(fen: &str, moves: &[&str]) -> Board {
+    let mut board = Board::from_fen(fen, false).expect("FEN");
+    for text in moves {
+        let m = board.parse_uci(text).expect("legal move");
+        board.make(m);
+        board.commit();
+    }
+    board
+}
+
+/// The root moves the ranking keeps, in UCI.
+fn ranked_moves(tables: &Tablebases, board: &Board) -> Vec<String> {
+    let (ranks, method) = tables
+        .rank_root(board, &board.legal_moves(), true)
+        .expect("ranked");
+    assert_eq!(method, RootMethod::Dtz);
+    assert!(ranks.iter().all(|r| r.score == TB_WIN - 1), "{ranks:?}");
+    let mut moves: Vec<String> = ranks.iter().map(|r| board.uci(r.mv)).collect();
+    moves.sort();
+    moves
+}
+
+/// The KRvK table keeps DTZ rounded to even plies for the losing side, so a zeroing move
+/// it puts 28 plies away after Kg2 or Kh2 may come on the 29th. From a clock of 70 they
+/// are sure wins with Ra4 (24 or 25 plies); from 71 the 29th ply would be the 101st and
+/// only Ra4 remains (the ranking once counted the rounded value as exact, keeping all
+/// three).
+#[test]
+fn root_ranking_counts_a_rounded_dtz_at_its_worst() {
+    let tables = engine_tables(&data_dir());
+    let at = |clock: u32| format!("8/8/8/8/8/4k3/8/R6K w - - {clock} 80");
+    let board = Board::from_fen(&at(70), false).expect("FEN");
+    assert_eq!(ranked_moves(&tables, &board), ["a1a4", "h1g2", "h1h2"]);
+    let board = Board::from_fen(&at(71), false).expect("FEN");
+    assert_eq!(ranked_moves(&tables, &board), ["a1a4"]);
+}
+
+/// Kg1 would bring about, a third time, the position after 1. Kg1 and 3. Kg1: a draw,
+/// whatever the tables say of the position. The ranking keeps every other move (each
+/// wins) and drops it (it once ranked it with them).
+#[test]
+fn root_ranking_drops_a_move_that_repeats_a_position_a_third_time() {
+    let tables = engine_tables(&data_dir());
+    let fen = "8/8/8/8/8/4k3/8/R6K w - - 0 1";
+    let moves = [
+        "h1g1", "e3e4", "g1h2", "e4e3", "h2g1", "e3e4", "g1h1", "e4e3",
+    ];
+    let board = board_after(fen, &moves);
+    let kept = ranked_moves(&tables, &board);
+    let mut others: Vec<String> = board
+        .legal_moves()
+        .iter()
+        .map(|&m| board.uci(m))
+        .filter(|m| m != "h1g1")
+        .collect();
+    others.sort();
+    assert_eq!(kept, others);
 }

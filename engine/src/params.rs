@@ -8,6 +8,11 @@ pub const ASPIRATION_WINDOW: i32 = 25;
 /// The first depth searched with an aspiration window.
 pub const ASPIRATION_DEPTH: i32 = 5;
 
+/// Transposition-table cutoffs are taken only while the halfmove clock is below this: an
+/// entry does not know the clock its search ran with, and closer to 100 the fifty-move
+/// rule may draw lines the entry's score counted on.
+pub const TT_CUTOFF_HALFMOVES: u32 = 90;
+
 /// Reverse futility (static null move): prune when eval − margin·depth ≥ β.
 pub const RFP_DEPTH: i32 = 8;
 /// Reverse futility margin per ply of depth.
@@ -26,6 +31,9 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_EVAL_MAX: i32 = 3;
 /// A null-move cutoff from this depth on is verified by a reduced search.
 pub const NMP_VERIFY_DEPTH: i32 = 12;
+/// A verification search keeps null moves off for this share (in percent) of its depth,
+/// in plies below the verifying node.
+pub const NMP_VERIFY_SPAN_PERCENT: i32 = 75;
 
 /// Singular extensions: from DEPTH on, a TT move whose lower bound is at most DEPTH_SLACK
 /// plies shallower is tested by a search at (depth − 1) / 2 of the other moves against

@@ -3,6 +3,8 @@
 
 /// Deepest ply the search reaches (search stack size).
 pub const MAX_PLY: usize = 128;
+/// Half-moves without a capture or pawn move after which the fifty-move rule draws.
+pub const FIFTY_MOVE_PLIES: u32 = 100;
 /// Mate at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Scores at or beyond this magnitude are mates.

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, Tablebase, Wdl};
 
-use crate::score::{DRAW, TB_CURSED_WIN, TB_WIN};
+use crate::board::Board;
+use crate::score::{DRAW, FIFTY_MOVE_PLIES, TB_CURSED_WIN, TB_WIN};
 use crate::tt::Bound;
 
 /// Depth credited to a TT entry written from a tablebase probe beyond the node's own
@@ -159,18 +160,33 @@ impl Tablebases {
         self.tables.probe_wdl_after_zeroing(pos).ok()
     }
 
-    /// Ranks the root `moves` of `pos` and keeps those of the best rank. DTZ is tried
+    /// Ranks the root `moves` of `board` and keeps those of the best rank. DTZ is tried
     /// first, WDL if a DTZ probe fails; None if the tables cannot rank every move.
-    /// With `rule50`, wins the fifty-move rule would frustrate score as draws.
+    /// With `rule50`, wins the fifty-move rule would frustrate score as draws. A move
+    /// that brings about a position for the third time in the game (the board keeps
+    /// them) ranks as the draw it is, whatever the tables say of the position.
     pub fn rank_root(
         &self,
-        pos: &Chess,
+        board: &Board,
         moves: &[Move],
         rule50: bool,
     ) -> Option<(Vec<RootRank>, RootMethod)> {
-        let (ranks, method) = match self.rank_by_dtz(pos, moves, rule50) {
+        let repetitions: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut after = board.clone();
+                after.make(mv);
+                after.is_repetition(1)
+            })
+            .collect();
+        let pos = board.pos();
+        let (ranks, method) = match self.rank_by_dtz(pos, moves, &repetitions, rule50) {
             Some(ranks) => (ranks, RootMethod::Dtz),
-            None => (self.rank_by_wdl(pos, moves, rule50)?, RootMethod::Wdl),
+            None => (
+                self.rank_by_wdl(pos, moves, &repetitions, rule50)?,
+                RootMethod::Wdl,
+            ),
         };
         let best = ranks.iter().map(|r| r.rank).max()?;
         Some((
@@ -182,20 +198,31 @@ impl Tablebases {
     /// Ranks by DTZ counted from the root, so that the fifty-move clock can be weighed:
     /// a win whose zeroing move comes before the clock runs out ranks as a certain win;
     /// a loss ranks better the longer it holds out (the more chance the clock saves it).
-    fn rank_by_dtz(&self, pos: &Chess, moves: &[Move], rule50: bool) -> Option<Vec<RootRank>> {
+    fn rank_by_dtz(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        repetitions: &[Move],
+        rule50: bool,
+    ) -> Option<Vec<RootRank>> {
         let clock = pos.halfmoves() as i32;
+        let limit = FIFTY_MOVE_PLIES as i32;
         moves
             .iter()
             .map(|&mv| {
                 let mut after = pos.clone();
                 after.play_unchecked(mv);
-                let dtz = self.dtz_of_move(&after)?;
+                let dtz = if repetitions.contains(&mv) {
+                    0
+                } else {
+                    self.dtz_of_move(&after)?
+                };
                 // Plies on the clock when the zeroing move (or mate) is played.
                 let total = dtz.abs() + clock;
                 let (rank, score) = match dtz.signum() {
-                    1 if total <= 100 => (WIN_RANK, TB_WIN - 1),
+                    1 if total <= limit => (WIN_RANK, TB_WIN - 1),
                     1 => (WIN_RANK - total, cursed(1, rule50)),
-                    -1 if total <= 100 => (-WIN_RANK + dtz.abs(), -TB_WIN + 1),
+                    -1 if total <= limit => (-WIN_RANK + dtz.abs(), -TB_WIN + 1),
                     -1 => (-WIN_RANK + total, cursed(-1, rule50)),
                     _ => (0, DRAW),
                 };
@@ -205,7 +232,10 @@ impl Tablebases {
     }
 
     /// DTZ of the root move that led to `after`, from the root side's view and counting
-    /// the move itself: positive wins, negative loses, 0 draws.
+    /// the move itself: positive wins, negative loses, 0 draws. Tables that keep DTZ
+    /// rounded to even plies may give one ply less than the truth: a win is counted at
+    /// its worst, one ply later, so that a zeroing move the rounded value puts on the
+    /// hundredth ply is not taken for a sure win (Stockfish allows 99 plies for this).
     fn dtz_of_move(&self, after: &Chess) -> Option<i32> {
         if after.is_checkmate() {
             return Some(1);
@@ -215,21 +245,32 @@ impl Tablebases {
             let wdl = -self.tables.probe_wdl_after_zeroing(after).ok()?;
             return Some(Dtz::before_zeroing(wdl).0);
         }
-        if after.halfmoves() >= 100 {
+        if after.halfmoves() >= FIFTY_MOVE_PLIES {
             return Some(0);
         }
-        let Dtz(dtz) = -self.tables.probe_dtz(after).ok()?.ignore_rounding();
-        Some(dtz + dtz.signum())
+        let probed = self.tables.probe_dtz(after).ok()?;
+        let rounded = probed.precise().is_none();
+        let Dtz(dtz) = -probed.ignore_rounding();
+        let dtz = dtz + dtz.signum();
+        Some(if rounded && dtz > 0 { dtz + 1 } else { dtz })
     }
 
     /// Ranks by the WDL of each move's position, as if reached by a zeroing move.
-    fn rank_by_wdl(&self, pos: &Chess, moves: &[Move], rule50: bool) -> Option<Vec<RootRank>> {
+    fn rank_by_wdl(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        repetitions: &[Move],
+        rule50: bool,
+    ) -> Option<Vec<RootRank>> {
         moves
             .iter()
             .map(|&mv| {
                 let mut after = pos.clone();
                 after.play_unchecked(mv);
-                let wdl = if after.is_checkmate() {
+                let wdl = if repetitions.contains(&mv) {
+                    Wdl::Draw
+                } else if after.is_checkmate() {
                     Wdl::Win
                 } else {
                     -self.tables.probe_wdl_after_zeroing(&after).ok()?

@@ -90,21 +90,24 @@ impl TimeManager {
                 scale: 1.0,
             };
         };
-        let mtg = limits
-            .movestogo
-            .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .clamp(1, DEFAULT_MOVES_TO_GO);
-        let left = time.saturating_sub(overhead).max(Duration::from_millis(1));
+        // The moves to the next control share the clock evenly, however many they are
+        // (a cap would have the first moves of a 40-move period spend the shares of
+        // the last), and each of them will lose the move overhead to latency: it is
+        // kept in reserve for every one. The move before the control spends no larger
+        // share of its clock than others: what it leaves carries over into the next
+        // period, and at a fast control (40/4: about 100 ms on the clock then) a share
+        // of 85 % left little more than the move overhead for the latency a loaded
+        // machine adds.
+        let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+        let reserve = overhead * limits.movestogo.map_or(1, |_| mtg);
+        let left = time.saturating_sub(reserve).max(Duration::from_millis(1));
         let left_ms = left.as_secs_f64() * 1000.0;
         let inc_ms = limits.increment.as_secs_f64() * 1000.0;
-        // With one move to the time control, nearly all of it may go into this move.
-        let (soft_share, hard_share) = if mtg == 1 {
-            (0.7, 0.85)
-        } else {
-            (SOFT_MAX_SHARE, HARD_MAX_SHARE)
-        };
-        let soft = (left_ms / f64::from(mtg) + inc_ms * INCREMENT_SHARE).min(left_ms * soft_share);
-        let hard = (soft * HARD_SOFT_RATIO).min(left_ms * hard_share).max(soft);
+        let soft =
+            (left_ms / f64::from(mtg) + inc_ms * INCREMENT_SHARE).min(left_ms * SOFT_MAX_SHARE);
+        let hard = (soft * HARD_SOFT_RATIO)
+            .min(left_ms * HARD_MAX_SHARE)
+            .max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_secs_f64(soft / 1000.0)),
@@ -180,6 +183,39 @@ mod tests {
                 hard < Duration::from_millis(time.max(2)),
                 "{time}+{inc}: hard {hard:?}"
             );
+        }
+    }
+
+    /// Plays out one period of 40 moves in `base` ms (40/60, 40/10, 40/4, 40/1), each
+    /// move spending its soft limit. With `left` the clock less the move overhead of
+    /// every move still to go, no soft limit exceeds an even share `left / mtg`, no hard
+    /// limit HARD_SOFT_RATIO even shares or HARD_MAX_SHARE of `left` (`movestogo 1`
+    /// included), and the clock reaches the control with time to spare.
+    #[test]
+    fn moves_to_go_share_the_clock_evenly() {
+        let overhead = Duration::from_millis(10);
+        for base in [60_000.0, 10_000.0, 4_000.0, 1_000.0] {
+            let mut clock: f64 = base;
+            for mtg in (1..=40u32).rev() {
+                let limits = Limits {
+                    time: Some(Duration::from_secs_f64(clock / 1000.0)),
+                    movestogo: Some(mtg),
+                    ..Limits::default()
+                };
+                let tm = TimeManager::new(&limits, overhead);
+                let ms = |d: Option<Duration>| d.unwrap().as_secs_f64() * 1000.0;
+                let (soft, hard) = (ms(tm.soft), ms(tm.hard));
+                let left = clock - 10.0 * f64::from(mtg);
+                let even = left / f64::from(mtg);
+                let what = format!("40/{base} ms, {mtg} to go, {clock:.1} ms left");
+                assert!(soft <= even + 1e-6, "{what}: soft {soft:.1} ms");
+                assert!(
+                    hard <= (even * HARD_SOFT_RATIO).min(left * HARD_MAX_SHARE) + 1e-6,
+                    "{what}: hard {hard:.1} ms"
+                );
+                clock -= soft;
+            }
+            assert!(clock > base / 100.0, "40/{base} ms: {clock:.1} ms left");
         }
     }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::score::{TB_WIN_BOUND, is_decisive};
+use crate::score::{FIFTY_MOVE_PLIES, MATE, TB_WIN, TB_WIN_BOUND, is_decisive, is_mate};
 
 /// How an entry's score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,16 @@ const AGE_WEIGHT: i32 = 8;
 struct Entry {
     key_xor_data: AtomicU64,
     data: AtomicU64,
+}
+
+impl Entry {
+    /// Writes `data` for `key`, the key word XORed with the data (see the module doc).
+    #[inline]
+    fn write(&self, key: u64, data: Data) {
+        let data = data.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    }
 }
 
 #[derive(Default)]
@@ -279,15 +289,23 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if is_decisive(score) {
-        if score > 0 {
-            score - ply as i32
-        } else {
-            score + ply as i32
-        }
+/// A stored score made relative to the root again (see `score_to_tt`).
+///
+/// The entry does not know the halfmove clock its search ran with (the key leaves it
+/// out), so a mate, or a tablebase win reached by a capture or pawn move, further from
+/// the node than the fifty-move rule leaves plies on `halfmoves` may never come: it reads
+/// as the best score short of a decided game, so that it is neither reported as a mate
+/// nor trusted as one.
+fn score_from_tt(score: i32, ply: usize, halfmoves: u32) -> i32 {
+    if !is_decisive(score) {
+        return score;
+    }
+    let outcome = if is_mate(score) { MATE } else { TB_WIN };
+    let distance = (outcome - score.abs()) as u32;
+    if distance > FIFTY_MOVE_PLIES.saturating_sub(halfmoves) {
+        score.signum() * (TB_WIN_BOUND - 1)
     } else {
-        score
+        score - score.signum() * ply as i32
     }
 }
 
@@ -396,9 +414,10 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Looks up `key`; `ply` is the node's distance from the root (for mate scores).
+    /// Looks up `key`; `ply` is the node's distance from the root (for mate scores) and
+    /// `halfmoves` its halfmove clock (for the fifty-move rule).
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    pub fn probe(&self, key: u64, ply: usize, halfmoves: u32) -> Option<TtHit> {
         for e in &self.bucket(key).entries {
             let data = e.data.load(Ordering::Relaxed);
             if e.key_xor_data.load(Ordering::Relaxed) ^ data == key
@@ -406,7 +425,7 @@ impl TranspositionTable {
             {
                 return Some(TtHit {
                     packed_move: d.packed_move,
-                    score: score_from_tt(i32::from(d.score), ply),
+                    score: score_from_tt(i32::from(d.score), ply, halfmoves),
                     static_eval: i32::from(d.static_eval),
                     depth: i32::from(d.depth) - DEPTH_OFFSET,
                     bound: d.bound,
@@ -461,28 +480,32 @@ impl TranspositionTable {
 
         let stored_depth = (depth + DEPTH_OFFSET).clamp(0, 255);
         let mut packed_move = packed_move;
+        let e = &bucket.entries[slot];
         if let Some(old) = old {
             if packed_move == 0 {
                 packed_move = old.packed_move;
             }
             // Keep a deeper entry of this search about the same position unless the new
-            // one is exact.
+            // one is exact, but give it the new best move: the latest search of the
+            // position ordered its moves with more history behind it.
             if bound != Bound::Exact && age(&old) == 0 && i32::from(old.depth) > stored_depth + 2 {
+                if packed_move != old.packed_move {
+                    e.write(key, Data { packed_move, ..old });
+                }
                 return;
             }
         }
-        let data = Data {
-            packed_move,
-            score: score_to_tt(score, ply) as i16,
-            static_eval: static_eval as i16,
-            depth: stored_depth as u8,
-            generation,
-            bound,
-        }
-        .pack();
-        let e = &bucket.entries[slot];
-        e.data.store(data, Ordering::Relaxed);
-        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        e.write(
+            key,
+            Data {
+                packed_move,
+                score: score_to_tt(score, ply) as i16,
+                static_eval: static_eval as i16,
+                depth: stored_depth as u8,
+                generation,
+                bound,
+            },
+        );
     }
 
     /// Permill of sampled entries written during the current search (UCI `hashfull`).
@@ -504,13 +527,12 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::MATE;
 
     #[test]
     fn store_then_probe_round_trips() {
         let tt = TranspositionTable::new(1).unwrap();
         tt.store(0xdead_beef, 3, 1234, -57, 12, 9, Bound::Lower);
-        let hit = tt.probe(0xdead_beef, 3).unwrap();
+        let hit = tt.probe(0xdead_beef, 3, 0).unwrap();
         assert_eq!(
             (
                 hit.packed_move,
@@ -521,7 +543,7 @@ mod tests {
             ),
             (1234, -57, 12, 9, Bound::Lower)
         );
-        assert!(tt.probe(0xdead_bee0, 3).is_none());
+        assert!(tt.probe(0xdead_bee0, 3, 0).is_none());
     }
 
     #[test]
@@ -530,9 +552,50 @@ mod tests {
         // Mate in 5 plies from the root, seen at ply 3: 2 plies from this node.
         tt.store(42, 3, 0, MATE - 5, 0, 4, Bound::Exact);
         // Met again at ply 1: mate is 3 plies from the root now.
-        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+        assert_eq!(tt.probe(42, 1, 0).unwrap().score, MATE - 3);
         tt.store(43, 2, 0, -(MATE - 6), 0, 4, Bound::Exact);
-        assert_eq!(tt.probe(43, 4).unwrap().score, -(MATE - 8));
+        assert_eq!(tt.probe(43, 4, 0).unwrap().score, -(MATE - 8));
+    }
+
+    #[test]
+    fn a_deeper_entry_kept_takes_the_new_best_move() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(9, 0, 111, 50, 7, 12, Bound::Lower);
+        // Too shallow to replace the entry, but its move is the latest word on the position.
+        tt.store(9, 0, 222, -20, 5, 3, Bound::Lower);
+        let hit = tt.probe(9, 0, 0).unwrap();
+        assert_eq!(
+            (
+                hit.packed_move,
+                hit.score,
+                hit.static_eval,
+                hit.depth,
+                hit.bound
+            ),
+            (222, 50, 7, 12, Bound::Lower)
+        );
+        // A result without a move leaves the kept move alone.
+        tt.store(9, 0, 0, -20, 5, 3, Bound::Upper);
+        assert_eq!(tt.probe(9, 0, 0).unwrap().packed_move, 222);
+    }
+
+    #[test]
+    fn decided_scores_beyond_the_fifty_move_rule_read_as_wins_short_of_mate() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let short_of_mate = TB_WIN_BOUND - 1;
+        // Mate 9 plies from the node: on the 100th half-move from a clock of 91, too late
+        // from 92.
+        tt.store(42, 0, 0, MATE - 9, 0, 10, Bound::Exact);
+        assert_eq!(tt.probe(42, 0, 91).unwrap().score, MATE - 9);
+        assert_eq!(tt.probe(42, 0, 92).unwrap().score, short_of_mate);
+        // Mated 10 plies from a node at ply 2; the score read back is relative to the root.
+        tt.store(43, 2, 0, -(MATE - 12), 0, 10, Bound::Upper);
+        assert_eq!(tt.probe(43, 3, 90).unwrap().score, -(MATE - 13));
+        assert_eq!(tt.probe(43, 3, 91).unwrap().score, -short_of_mate);
+        // A tablebase win reached 20 plies from the node (by a capture or pawn move).
+        tt.store(44, 0, 0, TB_WIN - 20, 0, 10, Bound::Lower);
+        assert_eq!(tt.probe(44, 0, 80).unwrap().score, TB_WIN - 20);
+        assert_eq!(tt.probe(44, 0, 81).unwrap().score, short_of_mate);
     }
 
     #[test]
@@ -543,7 +606,7 @@ mod tests {
         let e = &tt.buckets[0].entries[0];
         e.data
             .store(e.data.load(Ordering::Relaxed) ^ 0x10000, Ordering::Relaxed);
-        assert!(tt.probe(7, 0).is_none());
+        assert!(tt.probe(7, 0, 0).is_none());
     }
 
     #[test]
@@ -551,9 +614,9 @@ mod tests {
         let mut tt = TranspositionTable::new(1).unwrap();
         tt.new_search();
         tt.store(5, 0, 0, 0, 0, -1, Bound::Upper);
-        assert_eq!(tt.probe(5, 0).unwrap().depth, -1);
+        assert_eq!(tt.probe(5, 0, 0).unwrap().depth, -1);
         tt.clear();
-        assert!(tt.probe(5, 0).is_none());
+        assert!(tt.probe(5, 0, 0).is_none());
         assert_eq!(tt.hashfull(), 0);
     }
 

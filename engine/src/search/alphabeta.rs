@@ -129,12 +129,15 @@ pub(super) fn alphabeta<const PV: bool>(
 
     // Step 5. Transposition table: a deep enough entry whose bound settles the
     // window ends the node (not at PV nodes, which must produce a line, nor in a
-    // singular-extension search, whose entry describes the node with every move).
+    // singular-extension search, whose entry describes the node with every move, nor
+    // near the end of the fifty-move count, which the entry knows nothing of).
     let key = board.key();
-    let tt_hit = shared.tt.probe(key, ply);
+    let halfmoves = board.pos().halfmoves();
+    let tt_hit = shared.tt.probe(key, ply, halfmoves);
     let excluded = td.stack[ply].excluded;
     if !PV
         && excluded.is_none()
+        && halfmoves < TT_CUTOFF_HALFMOVES
         && let Some(hit) = tt_hit
         && hit.depth >= depth
         && match hit.bound {
@@ -265,12 +268,15 @@ pub(super) fn alphabeta<const PV: bool>(
                     return score;
                 }
                 // Deep nodes: verify with a reduced search without null moves, so a
-                // zugzwang cannot cut off a large subtree. A verification inside another
-                // one leaves the outer one's limit in force when it ends.
+                // zugzwang cannot cut off a large subtree. Null moves stay off for most
+                // of the verification's depth, not only at this node: else the same
+                // side could pass out of the zugzwang again two plies on (Stockfish's
+                // span). A verification inside another one leaves the outer one's limit
+                // in force when it ends.
+                let verify_depth = depth - reduction;
                 let outer_min_ply = td.nmp_min_ply;
-                td.nmp_min_ply = ply + 1;
-                let verified =
-                    alphabeta::<false>(td, shared, beta - 1, beta, depth - reduction, ply);
+                td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT / 100) as usize;
+                let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply);
                 td.nmp_min_ply = outer_min_ply;
                 if verified >= beta {
                     return score;
@@ -512,4 +518,35 @@ pub(super) fn alphabeta<const PV: bool>(
         td.learn_eval_error(depth, best_score - raw);
     }
     best_score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Searcher;
+
+    /// A null-window search at depth 3, with β = 1, of the lone king in check in
+    /// `3k4/8/8/8/8/8/8/3QK3 b` with `halfmoves` on the clock, after a deeper search
+    /// (with another clock) left the position a lower bound of 900: the score and the
+    /// nodes the search visited.
+    fn search_after_a_deep_entry(halfmoves: u32) -> (i32, u64) {
+        let mut searcher = Searcher::new(1).unwrap();
+        let fen = format!("3k4/8/8/8/8/8/8/3QK3 b - - {halfmoves} 60");
+        let board = Board::from_fen(&fen, false).unwrap();
+        searcher
+            .shared
+            .tt
+            .store(board.key(), 0, 0, 900, 0, 20, Bound::Lower);
+        let td = &mut searcher.threads[0];
+        td.board = board;
+        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, 3, 0);
+        (score, td.nodes)
+    }
+
+    #[test]
+    fn no_table_cutoff_near_the_end_of_the_fifty_move_count() {
+        assert_eq!(search_after_a_deep_entry(TT_CUTOFF_HALFMOVES - 1), (900, 1));
+        let (score, nodes) = search_after_a_deep_entry(TT_CUTOFF_HALFMOVES);
+        assert!(score < 1 && nodes > 1, "score {score}, {nodes} nodes");
+    }
 }

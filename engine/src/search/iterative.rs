@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 
 use super::alphabeta::search_child;
 use super::{
@@ -66,7 +66,7 @@ pub(crate) fn root_moves(
         return (root_moves, probe);
     }
     let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
-    let Some((ranks, method)) = tables.rank_root(board.pos(), &moves, syzygy.rule50) else {
+    let Some((ranks, method)) = tables.rank_root(board, &moves, syzygy.rule50) else {
         return (root_moves, probe);
     };
     shared
@@ -307,17 +307,8 @@ fn aspiration(
     depth: i32,
     report: &mut dyn FnMut(Report),
 ) -> ScoreBound {
-    let previous = td.root_moves[td.pv_index].score;
     let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) =
-        if depth >= ASPIRATION_DEPTH && !is_decisive(previous) && previous > -INFINITY {
-            (
-                (previous - delta).max(-INFINITY),
-                (previous + delta).min(INFINITY),
-            )
-        } else {
-            (-INFINITY, INFINITY)
-        };
+    let (mut alpha, mut beta) = first_window(&td.root_moves[td.pv_index], depth);
     loop {
         let score = root_search(td, shared, alpha, beta, depth, report);
         // Keep the best line first; moves searched this time rank by their new scores.
@@ -358,6 +349,25 @@ fn aspiration(
             )));
         }
         delta += delta / 2;
+    }
+}
+
+/// The window a line's search at `depth` starts from: ASPIRATION_WINDOW either side of
+/// the score of its move in the previous iteration, or the full window before
+/// ASPIRATION_DEPTH, after a mate and before the move had a score.
+///
+/// The previous score, not this iteration's: once an earlier line has been searched, a
+/// move that failed low behind it has a score of −∞ (only the order mattered), which
+/// left every line but the first without a window.
+fn first_window(rm: &RootMove, depth: i32) -> (i32, i32) {
+    let previous = rm.previous_score;
+    if depth >= ASPIRATION_DEPTH && !is_decisive(previous) && previous > -INFINITY {
+        (
+            (previous - ASPIRATION_WINDOW).max(-INFINITY),
+            (previous + ASPIRATION_WINDOW).min(INFINITY),
+        )
+    } else {
+        (-INFINITY, INFINITY)
     }
 }
 
@@ -441,7 +451,7 @@ fn add_ponder_move(td: &mut ThreadData, shared: &SharedState) {
     td.board.make(best.mv);
     let reply = shared
         .tt
-        .probe(td.board.key(), 1)
+        .probe(td.board.key(), 1, td.board.pos().halfmoves())
         .filter(|hit| hit.packed_move != 0)
         .and_then(|hit| td.board.unpack(hit.packed_move));
     td.board.unmake();
@@ -496,5 +506,50 @@ pub(crate) fn info(
         hashfull: shared.tt.hashfull(),
         tbhits: shared.tb_hits.load(Ordering::Relaxed),
         pv: rm.map_or_else(Vec::new, |rm| rm.pv.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{SearchOptions, Searcher};
+
+    /// After line 1 of an iteration, the moves of lines 2 and 3 start from an aspiration
+    /// window around their previous scores as line 1 did, also when line 1's search left
+    /// them at −∞ (they failed low behind its move).
+    #[test]
+    fn every_multipv_line_starts_in_an_aspiration_window() {
+        let mut searcher = Searcher::new(16).unwrap();
+        let options = SearchOptions {
+            multipv: 3,
+            ..SearchOptions::default()
+        };
+        let depth = ASPIRATION_DEPTH + 2;
+        searcher.search(
+            &Board::default(),
+            &Limits::depth(depth),
+            &options,
+            &mut |_| {},
+        );
+        // The next iteration, as `iterate` runs it, up to the end of line 1 (the search
+        // that ended told helpers to stop: this one must not).
+        searcher.shared.helpers_stop.store(false, Ordering::Relaxed);
+        let td = &mut searcher.threads[0];
+        for rm in &mut td.root_moves {
+            rm.previous_score = rm.score;
+        }
+        td.pv_index = 0;
+        aspiration(td, &searcher.shared, depth + 1, &mut |_| {});
+        assert!(td.root_moves[1..3].iter().any(|rm| rm.score == -INFINITY));
+        for line in 1..3 {
+            let rm = &td.root_moves[line];
+            let previous = rm.previous_score;
+            assert_eq!(
+                first_window(rm, depth + 1),
+                (previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW),
+                "line {}",
+                line + 1
+            );
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! Quiescence search: at the horizon, keep searching captures (and every evasion when in
 //! check) until the position is quiet, so the evaluation never sees a hanging piece.
 
+use shakmaty::Position;
+
 use super::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::MovePicker;
@@ -38,7 +40,7 @@ pub(super) fn qsearch<const PV: bool>(
 
     // A TT entry of any depth bounds a quiescence node.
     let key = board.key();
-    let tt_hit = shared.tt.probe(key, ply);
+    let tt_hit = shared.tt.probe(key, ply, board.pos().halfmoves());
     if !PV
         && let Some(hit) = tt_hit
         && match hit.bound {

@@ -1,0 +1,142 @@
+//! Time use through the `cutoff` binary with tiny clocks: no move spends more than its
+//! share of the clock, under `movestogo 1` and over a whole 40/4 period, and the clock
+//! never runs out.
+//!
+//! A move's share is the engine's hard limit as `engine/src/time.rs` documents it: with
+//! `mtg` moves to the control and `left` the clock less the Move Overhead for each of
+//! them, at most HARD_SOFT_RATIO (3) even shares `left / mtg` and at most HARD_MAX_SHARE
+//! (60 %) of `left`. The time a move takes is measured here, from `go` sent to
+//! `bestmove` read, so it includes the latency of the pipes and of a loaded machine,
+//! which the Move Overhead stands for: the tests set it to 30 ms, what a test machine
+//! shared with other jobs may lose (the engine's default, 10 ms, is for a quiet one).
+
+mod common;
+
+use common::{Engine, LONG, timing_lock};
+use cutoff_engine::board::Board;
+
+/// The Move Overhead the tests set.
+const OVERHEAD_MS: f64 = 30.0;
+/// Latency beyond the share that a measured move may show without failing.
+const SLACK_MS: f64 = 50.0;
+
+/// An engine with the tests' Move Overhead.
+fn engine() -> Engine {
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name Move Overhead value {OVERHEAD_MS:.0}"
+    ));
+    e.expect_silent("setoption");
+    e
+}
+
+/// The most a move may take with `clock_ms` on the clock and `mtg` moves to the control.
+fn share_ms(clock_ms: f64, mtg: u32) -> f64 {
+    let left = (clock_ms - OVERHEAD_MS * f64::from(mtg)).max(1.0);
+    (3.0 * left / f64::from(mtg)).min(0.6 * left)
+}
+
+/// Sends `go` and returns the best move and the milliseconds until it came.
+fn timed_go(e: &mut Engine, go: &str) -> (String, f64) {
+    e.send(go);
+    let sent = e.last_sent();
+    let (lines, at) = e.lines_until_timed("bestmove", LONG);
+    let best = lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .expect("bestmove has a move")
+        .to_string();
+    (best, at.duration_since(sent).as_secs_f64() * 1000.0)
+}
+
+/// The last move before the control, with 400 ms left, spends at most 60 % of the clock
+/// less the overhead (it spent up to 85 % before).
+#[test]
+fn movestogo_one_leaves_a_reserve() {
+    let _lock = timing_lock();
+    let mut e = engine();
+    let share = share_ms(400.0, 1);
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
+        "2r3k1/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/2R3K1 b - - 0 20",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.sync();
+        let (_, ms) = timed_go(&mut e, "go wtime 400 btime 400 movestogo 1");
+        assert!(
+            ms <= share + SLACK_MS,
+            "{fen}: {ms:.0} ms, share {share:.0} ms\n{}",
+            e.context()
+        );
+    }
+    e.quit();
+}
+
+/// The engine plays itself at 40/4 (4 s for every 40 moves, no increment) for 45 moves a
+/// side, across the control: every move stays inside its share of the clock of the side
+/// to move, and neither clock runs out.
+#[test]
+fn a_game_at_40_moves_in_4_seconds_keeps_every_move_inside_its_share() {
+    const PERIOD_MS: f64 = 4000.0;
+    const PERIOD_MOVES: u32 = 40;
+    let _lock = timing_lock();
+    let mut e = engine();
+    e.send("ucinewgame");
+    let mut board = Board::default();
+    let mut moves: Vec<String> = Vec::new();
+    // White's clock and Black's, and the moves each has played.
+    let mut clocks = [PERIOD_MS; 2];
+    let mut played = [0u32; 2];
+    let mut over = Vec::new();
+    for ply in 0..2 * 45 {
+        if board.legal_moves().is_empty() {
+            break;
+        }
+        let side = ply % 2;
+        let mtg = PERIOD_MOVES - played[side] % PERIOD_MOVES;
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&position);
+        let go = format!(
+            "go wtime {:.0} btime {:.0} movestogo {mtg}",
+            clocks[0], clocks[1]
+        );
+        let (best, ms) = timed_go(&mut e, &go);
+        let share = share_ms(clocks[side], mtg);
+        if ms > share + SLACK_MS {
+            over.push(format!(
+                "ply {ply}: {ms:.0} ms for a share of {share:.0} ms ({go})"
+            ));
+        }
+        clocks[side] -= ms;
+        assert!(
+            clocks[side] > 0.0,
+            "ply {ply}: the clock ran out ({go}, {ms:.0} ms)"
+        );
+        played[side] += 1;
+        if played[side] % PERIOD_MOVES == 0 {
+            clocks[side] += PERIOD_MS;
+        }
+        let m = board
+            .parse_uci(&best)
+            .unwrap_or_else(|err| panic!("ply {ply}: bestmove {best}: {err}"));
+        board.make(m);
+        moves.push(best);
+    }
+    assert!(
+        over.is_empty(),
+        "moves over their share:\n{}",
+        over.join("\n")
+    );
+    assert!(
+        played[1] >= PERIOD_MOVES,
+        "the game ended before the control: {}",
+        moves.join(" ")
+    );
+    e.quit();
+}
