@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use common::{Engine, LONG, Rng, timing_lock};
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::nnue;
+use cutoff_engine::params::{TUNABLES, Tunable};
 
 /// The bound for "at once" replies (`readyok`, `bestmove` after `stop`, exit after `quit`):
 /// generous, so that a loaded machine does not make the tests flaky.
@@ -351,6 +352,32 @@ fn uci_handshake_declares_exact_options() {
     // A second `uci` gives the same answer.
     e.send("uci");
     assert_eq!(e.lines_until("uciok", LONG), expected);
+    e.quit();
+}
+
+/// `cutoff spsa-params`: one OpenBench SPSA input line per tunable search constant, in the
+/// engine's order; a normal build offers none of them as an option.
+#[test]
+fn spsa_params_prints_openbench_lines() {
+    let out = std::process::Command::new(common::BINARY)
+        .arg("spsa-params")
+        .output()
+        .expect("run cutoff spsa-params");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let expected: Vec<String> = TUNABLES.iter().map(Tunable::openbench_line).collect();
+    assert_eq!(text.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(
+        text.lines().next(),
+        Some("ASPIRATION_WINDOW, int, 25, 5, 100, 3, 0.002")
+    );
+    let mut e = Engine::spawn();
+    let cmd = "setoption name RFP_MARGIN value 80";
+    e.send(cmd);
+    assert_eq!(
+        e.expect_error(cmd),
+        "info string error: no such option 'RFP_MARGIN'"
+    );
     e.quit();
 }
 

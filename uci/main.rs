@@ -23,6 +23,7 @@ use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::nnue::{self, Network};
+use cutoff_engine::params;
 
 /// The crate version and, when built from a git checkout, the commit (build.rs): for
 /// `--version` and the UCI `id name`.
@@ -127,6 +128,10 @@ enum Tool {
         #[command(flatten)]
         args: datagen::DatagenArgs,
     },
+    /// Print every tunable search constant as an OpenBench SPSA input line: `name, int,
+    /// value, min, max, c_end, r_end` (a build with `--features tune-search` takes them as
+    /// UCI options).
+    SpsaParams,
     /// Training data tools: stats, from-text, to-text, from-pgn, merge, dedup, shuffle,
     /// split.
     Data {
@@ -247,5 +252,11 @@ fn main() -> ExitCode {
         Some(Tool::Data { tool }) => data::run(&tool),
         Some(Tool::Tune { args }) => tune::run(&args),
         Some(Tool::Train { args }) => train::run(&args),
+        Some(Tool::SpsaParams) => {
+            for t in params::TUNABLES {
+                println!("{}", t.openbench_line());
+            }
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The UCI options: their declarations, case-insensitive lookup and range checks.
 
+use cutoff_engine::params::{TUNABLES, TUNING};
 use cutoff_engine::skill::{ELO_MAX, ELO_MIN, TOP_LEVEL};
 
 /// The kind and range of an option, as declared to the GUI.
+#[derive(Clone, Copy)]
 pub enum Kind {
     Spin {
         default: i64,
@@ -22,6 +24,7 @@ pub enum Kind {
 /// `EvalFile`'s name for the network compiled into the engine.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
+#[derive(Clone, Copy)]
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: Kind,
@@ -132,6 +135,20 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// Every option: [`OPTIONS`], then in a tuning build one spin per search constant, named
+/// as in `engine::params` (the names an SPSA tuner sets).
+pub fn all() -> impl Iterator<Item = OptionSpec> {
+    let tunables = TUNABLES.iter().filter(|_| TUNING).map(|t| OptionSpec {
+        name: t.name,
+        kind: Kind::Spin {
+            default: t.default.into(),
+            min: t.min.into(),
+            max: t.max.into(),
+        },
+    });
+    OPTIONS.iter().copied().chain(tunables)
+}
+
 /// A checked option value.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Value {
@@ -165,8 +182,7 @@ impl OptionSpec {
 /// Finds the option (names are case-insensitive) and checks the value against its kind
 /// and range. Returns the option's canonical name and the value.
 pub fn check(name: &str, value: Option<&str>) -> Result<(&'static str, Value), String> {
-    let spec = OPTIONS
-        .iter()
+    let spec = all()
         .find(|o| o.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("no such option '{name}'"))?;
     let value = match spec.kind {

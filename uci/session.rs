@@ -15,13 +15,14 @@ use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::eval;
 use cutoff_engine::limits::Limits;
 use cutoff_engine::nnue::{self, Network};
+use cutoff_engine::params;
 use cutoff_engine::perft;
 use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
 use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
 use crate::command::{self, BENCH_USAGE, Command, Go};
-use crate::options::{self, EMBEDDED_NETWORK, OPTIONS, Value};
+use crate::options::{self, EMBEDDED_NETWORK, Value};
 use crate::output;
 use crate::syzygy;
 
@@ -130,7 +131,7 @@ impl Session {
             Command::Uci => {
                 send(&format!("id name Cutoff {}", crate::VERSION));
                 send("id author the Cutoff developers");
-                for o in OPTIONS {
+                for o in options::all() {
                     send(&o.declaration());
                 }
                 send("uciok");
@@ -263,6 +264,12 @@ impl Session {
                 self.apply_network();
             }
             ("EvalFile", Value::String(path)) => self.set_eval_file(path),
+            // The other spins are a tuning build's search constants, checked in range.
+            (name, Value::Spin(v)) => {
+                if let Err(e) = params::set(name, v as i32) {
+                    error(&e);
+                }
+            }
             _ => unreachable!("options::check returns only declared options"),
         }
         // As in Stockfish, UCI_LimitStrength (with UCI_Elo) overrides Skill Level.

@@ -53,10 +53,10 @@ impl CorrectionHistory {
     /// A search of `depth` found the position worth `error` more than its static eval.
     pub fn update(&mut self, side: Color, pawn_key: u64, depth: i32, error: i32) {
         let entry = &mut self.pawn[side as usize][index(pawn_key)];
-        let weight = (depth + 1).min(CORRECTION_MAX_WEIGHT);
-        let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
-        *entry = (*entry * (CORRECTION_WEIGHT_SCALE - weight) + target * weight)
-            / CORRECTION_WEIGHT_SCALE;
+        let weight = (depth + 1).min(CORRECTION_MAX_WEIGHT());
+        let target = error.clamp(-CORRECTION_LIMIT(), CORRECTION_LIMIT()) * CORRECTION_GRAIN;
+        *entry = (*entry * (CORRECTION_WEIGHT_SCALE() - weight) + target * weight)
+            / CORRECTION_WEIGHT_SCALE();
     }
 }
 
@@ -93,6 +93,6 @@ mod tests {
         for _ in 0..400 {
             c.update(Color::Black, key, 20, 5000);
         }
-        assert_eq!(c.correct(Color::Black, key, 0), CORRECTION_LIMIT - 1);
+        assert_eq!(c.correct(Color::Black, key, 0), CORRECTION_LIMIT() - 1);
     }
 }

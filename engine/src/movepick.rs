@@ -22,12 +22,9 @@ use shakmaty::{Move, MoveList, Role};
 use crate::board::Board;
 use crate::history::{Continuations, History};
 use crate::movegen::noisy_moves;
+use crate::params::{CAPTURE_HISTORY_DIVISOR, MVV_SCALE};
 use crate::see::{see_ge, see_value};
 
-/// Victim values weigh this much against capture history (at most ±HISTORY_MAX / DIVISOR,
-/// less than the step from a pawn to a knight).
-const MVV_SCALE: i32 = 16;
-const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 /// Under-promotions rank below every capture, so they reach the bad area last.
 const UNDER_PROMOTION: i32 = -(1 << 28);
 
@@ -54,7 +51,7 @@ pub fn is_quiet(m: Move) -> bool {
 #[inline]
 fn mvv_history(m: Move, capture_history: i32) -> i32 {
     let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-    victim * MVV_SCALE + capture_history / CAPTURE_HISTORY_DIVISOR
+    victim * MVV_SCALE() + capture_history / CAPTURE_HISTORY_DIVISOR()
 }
 
 /// Where the picker is in its sequence of stages.

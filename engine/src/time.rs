@@ -4,42 +4,23 @@
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
+use crate::params::{
+    TIME_ADAPT_DEPTH, TIME_HARD_MAX_PERCENT, TIME_HARD_SOFT_PERCENT, TIME_INCREMENT_PERCENT,
+    TIME_MOVES_TO_GO, TIME_NEXT_ITERATION_PERCENT, TIME_NODES_BASE_PERCENT, TIME_NODES_MAX_PERCENT,
+    TIME_NODES_MIN_PERCENT, TIME_NODES_SCALE_PERCENT, TIME_SCORE_DROP_CP, TIME_SCORE_MAX_PERCENT,
+    TIME_SCORE_MIN_PERCENT, TIME_SINGLE_MOVE_PERCENT, TIME_SOFT_MAX_PERCENT,
+    TIME_STABILITY_BASE_PERMILLE, TIME_STABILITY_MAX, TIME_STABILITY_STEP_PERMILLE,
+};
 
-/// Moves assumed left in the game when the GUI does not say (sudden death).
-const DEFAULT_MOVES_TO_GO: u32 = 25;
-/// Share of the increment spent on this move.
-const INCREMENT_SHARE: f64 = 0.75;
-/// The soft limit never exceeds this share of the remaining time…
-const SOFT_MAX_SHARE: f64 = 0.4;
-/// …and the hard limit is this multiple of the soft one, within this share of the clock.
-const HARD_SOFT_RATIO: f64 = 3.0;
-const HARD_MAX_SHARE: f64 = 0.6;
-/// After an iteration, do not start the next one past this share of the (scaled) soft
-/// limit: the next iteration usually costs more than all earlier ones together.
-const NEXT_ITERATION_SHARE: f64 = 0.7;
+/// The shares and scales of `engine::params` (`TIME_*`), given in percent.
+fn percent(value: i32) -> f64 {
+    f64::from(value) / 100.0
+}
 
-/// How the soft limit follows the search (`TimeManager::adapt`), from this depth on: the
-/// first iterations are too noisy to read.
-const ADAPT_DEPTH: i32 = 4;
-/// Best-move stability: the soft limit is scaled by BASE − STEP·n, where n counts the
-/// iterations (at most STABILITY_MAX) in a row that kept the best move.
-const STABILITY_BASE: f64 = 1.5;
-const STABILITY_STEP: f64 = 0.125;
-const STABILITY_MAX: u32 = 6;
-/// Score drop since the previous iteration: one more soft limit per this many centipawns
-/// lost, within [SCORE_MIN, SCORE_MAX].
-const SCORE_DROP_CP: f64 = 150.0;
-const SCORE_MIN: f64 = 0.85;
-const SCORE_MAX: f64 = 1.6;
-/// Node share of the best move: scale by (BASE − share)·SCALE within [NODES_MIN, NODES_MAX],
-/// so a best move that took nearly all the effort (no rival) stops sooner.
-const NODES_BASE: f64 = 1.35;
-const NODES_SCALE: f64 = 1.6;
-const NODES_MIN: f64 = 0.5;
-const NODES_MAX: f64 = 1.6;
-/// With a single legal move, the soft limit shrinks to this share: there is nothing to
-/// decide, but a short search still gives a score and a ponder move.
-const SINGLE_MOVE_SCALE: f64 = 0.05;
+/// The best-move stability terms, given in thousandths.
+fn permille(value: i32) -> f64 {
+    f64::from(value) / 1000.0
+}
 
 /// Deadlines for one search.
 #[derive(Clone, Debug)]
@@ -98,15 +79,15 @@ impl TimeManager {
         // period, and at a fast control (40/4: about 100 ms on the clock then) a share
         // of 85 % left little more than the move overhead for the latency a loaded
         // machine adds.
-        let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+        let mtg = limits.movestogo.unwrap_or(TIME_MOVES_TO_GO()).max(1);
         let reserve = overhead * limits.movestogo.map_or(1, |_| mtg);
         let left = time.saturating_sub(reserve).max(Duration::from_millis(1));
         let left_ms = left.as_secs_f64() * 1000.0;
         let inc_ms = limits.increment.as_secs_f64() * 1000.0;
-        let soft =
-            (left_ms / f64::from(mtg) + inc_ms * INCREMENT_SHARE).min(left_ms * SOFT_MAX_SHARE);
-        let hard = (soft * HARD_SOFT_RATIO)
-            .min(left_ms * HARD_MAX_SHARE)
+        let soft = (left_ms / f64::from(mtg) + inc_ms * percent(TIME_INCREMENT_PERCENT()))
+            .min(left_ms * percent(TIME_SOFT_MAX_PERCENT()));
+        let hard = (soft * percent(TIME_HARD_SOFT_PERCENT()))
+            .min(left_ms * percent(TIME_HARD_MAX_PERCENT()))
             .max(soft);
         TimeManager {
             start,
@@ -122,16 +103,25 @@ impl TimeManager {
     /// limit stays as it is.
     pub fn adapt(&mut self, it: &IterationSummary) {
         if it.root_moves == 1 {
-            self.scale = SINGLE_MOVE_SCALE;
+            self.scale = percent(TIME_SINGLE_MOVE_PERCENT());
             return;
         }
-        if it.depth < ADAPT_DEPTH {
+        if it.depth < TIME_ADAPT_DEPTH() {
             return;
         }
-        let stability =
-            STABILITY_BASE - STABILITY_STEP * f64::from(it.stable_iterations.min(STABILITY_MAX));
-        let score = (1.0 + f64::from(it.score_drop) / SCORE_DROP_CP).clamp(SCORE_MIN, SCORE_MAX);
-        let nodes = ((NODES_BASE - it.best_move_nodes) * NODES_SCALE).clamp(NODES_MIN, NODES_MAX);
+        let stable = f64::from(it.stable_iterations.min(TIME_STABILITY_MAX()));
+        let stability = permille(TIME_STABILITY_BASE_PERMILLE())
+            - permille(TIME_STABILITY_STEP_PERMILLE()) * stable;
+        let score = (1.0 + f64::from(it.score_drop) / f64::from(TIME_SCORE_DROP_CP())).clamp(
+            percent(TIME_SCORE_MIN_PERCENT()),
+            percent(TIME_SCORE_MAX_PERCENT()),
+        );
+        let nodes = ((percent(TIME_NODES_BASE_PERCENT()) - it.best_move_nodes)
+            * percent(TIME_NODES_SCALE_PERCENT()))
+        .clamp(
+            percent(TIME_NODES_MIN_PERCENT()),
+            percent(TIME_NODES_MAX_PERCENT()),
+        );
         self.scale = stability * score * nodes;
     }
 
@@ -153,7 +143,8 @@ impl TimeManager {
     /// True if another iteration should not be started.
     pub fn soft_limit_reached(&self) -> bool {
         self.soft.is_some_and(|s| {
-            self.elapsed().as_secs_f64() >= s.as_secs_f64() * NEXT_ITERATION_SHARE * self.scale
+            self.elapsed().as_secs_f64()
+                >= s.as_secs_f64() * percent(TIME_NEXT_ITERATION_PERCENT()) * self.scale
         })
     }
 }
@@ -189,7 +180,7 @@ mod tests {
     /// Plays out one period of 40 moves in `base` ms (40/60, 40/10, 40/4, 40/1), each
     /// move spending its soft limit. With `left` the clock less the move overhead of
     /// every move still to go, no soft limit exceeds an even share `left / mtg`, no hard
-    /// limit HARD_SOFT_RATIO even shares or HARD_MAX_SHARE of `left` (`movestogo 1`
+    /// limit TIME_HARD_SOFT_PERCENT even shares or TIME_HARD_MAX_PERCENT of `left` (`movestogo 1`
     /// included), and the clock reaches the control with time to spare.
     #[test]
     fn moves_to_go_share_the_clock_evenly() {
@@ -210,7 +201,9 @@ mod tests {
                 let what = format!("40/{base} ms, {mtg} to go, {clock:.1} ms left");
                 assert!(soft <= even + 1e-6, "{what}: soft {soft:.1} ms");
                 assert!(
-                    hard <= (even * HARD_SOFT_RATIO).min(left * HARD_MAX_SHARE) + 1e-6,
+                    hard <= (even * percent(TIME_HARD_SOFT_PERCENT()))
+                        .min(left * percent(TIME_HARD_MAX_PERCENT()))
+                        + 1e-6,
                     "{what}: hard {hard:.1} ms"
                 );
                 clock -= soft;

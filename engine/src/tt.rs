@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use crate::params::TT_AGE_WEIGHT;
 use crate::score::{FIFTY_MOVE_PLIES, MATE, TB_WIN, TB_WIN_BOUND, is_decisive, is_mate};
 
 /// How an entry's score relates to the true value of its position.
@@ -55,8 +56,6 @@ pub struct TtHit {
 const BUCKET_SIZE: usize = 4;
 /// Ages wrap in six bits; a search increments the generation once.
 const GENERATION_MASK: u8 = 0x3f;
-/// A replacement prefers to keep entries deeper than the candidate by this much per age step.
-const AGE_WEIGHT: i32 = 8;
 
 #[derive(Default)]
 struct Entry {
@@ -455,7 +454,7 @@ impl TranspositionTable {
         let age = |d: &Data| i32::from(generation.wrapping_sub(d.generation) & GENERATION_MASK);
 
         // Choose the slot: the same key if present, else an empty slot, else the entry
-        // with the least depth, counting each generation of age as AGE_WEIGHT plies.
+        // with the least depth, counting each generation of age as TT_AGE_WEIGHT plies.
         let mut slot = 0;
         let mut worst = i32::MAX;
         let mut old: Option<Data> = None;
@@ -471,7 +470,7 @@ impl TranspositionTable {
                 old = Some(d);
                 break;
             }
-            let value = i32::from(d.depth) - AGE_WEIGHT * age(&d);
+            let value = i32::from(d.depth) - TT_AGE_WEIGHT() * age(&d);
             if value < worst {
                 worst = value;
                 slot = i;

@@ -4,7 +4,6 @@
 //! What each step was measured to be worth, with the commit and the test, is in
 //! docs/search.md.
 
-use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
 use shakmaty::{Move, MoveList, Position};
@@ -19,18 +18,35 @@ use crate::see::see_ge;
 use crate::tablebase::{TB_STORE_DEPTH_BONUS, Tablebases, wdl_score};
 use crate::tt::Bound;
 
-/// Late-move reductions by depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// Late-move reduction at this depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR,
+/// BASE and DIVISOR in hundredths.
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    let base = f64::from(LMR_BASE()) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR()) / 100.0;
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+}
+
+/// [`lmr_formula`] for depths and move numbers below 64, computed once.
+#[cfg(not(feature = "tune-search"))]
+fn lmr_reduction(depth: usize, moves: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
         let mut table = [[0; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+                *r = lmr_formula(depth, moves);
             }
         }
         table
-    })
+    });
+    table[depth][moves]
+}
+
+/// A tuning build computes each reduction afresh: BASE and DIVISOR may change between
+/// searches, and a table computed once would keep the first values.
+#[cfg(feature = "tune-search")]
+fn lmr_reduction(depth: usize, moves: usize) -> i32 {
+    lmr_formula(depth, moves)
 }
 
 /// Searches the child position reached by the move just made, by PVS: the first move
@@ -231,8 +247,8 @@ pub(super) fn alphabeta<const PV: bool>(
     {
         // Step 8. Reverse futility pruning: so far above β that a shallow search would
         // not bring it back.
-        if depth <= RFP_DEPTH
-            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+        if depth <= RFP_DEPTH()
+            && eval - RFP_MARGIN() * (depth - i32::from(improving)) >= beta
             && beta > -TB_WIN_BOUND
             && eval < TB_WIN_BOUND
         {
@@ -242,16 +258,16 @@ pub(super) fn alphabeta<const PV: bool>(
         // Step 9. Null-move pruning: if passing still fails high at reduced depth, a real
         // move would too. Unsafe in pawn endings (zugzwang) and right after a null move.
         let previous_null = ply > 0 && td.stack[ply - 1].null_move;
-        if depth >= NMP_DEPTH
+        if depth >= NMP_DEPTH()
             && eval >= beta
             && !previous_null
             && ply >= td.nmp_min_ply
             && beta > -TB_WIN_BOUND
             && !td.board.only_pawns_and_king()
         {
-            let reduction = NMP_BASE
-                + depth / NMP_DIVISOR
-                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            let reduction = NMP_BASE()
+                + depth / NMP_DIVISOR()
+                + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_MAX());
             td.set_move(ply, None);
             td.stack[ply].null_move = true;
             td.board.make_null();
@@ -264,7 +280,7 @@ pub(super) fn alphabeta<const PV: bool>(
             }
             if score >= beta {
                 let score = if score >= TB_WIN_BOUND { beta } else { score };
-                if depth < NMP_VERIFY_DEPTH {
+                if depth < NMP_VERIFY_DEPTH() {
                     return score;
                 }
                 // Deep nodes: verify with a reduced search without null moves, so a
@@ -275,7 +291,7 @@ pub(super) fn alphabeta<const PV: bool>(
                 // in force when it ends.
                 let verify_depth = depth - reduction;
                 let outer_min_ply = td.nmp_min_ply;
-                td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT / 100) as usize;
+                td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize;
                 let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply);
                 td.nmp_min_ply = outer_min_ply;
                 if verified >= beta {
@@ -287,7 +303,7 @@ pub(super) fn alphabeta<const PV: bool>(
 
     // Step 10. Internal iterative reduction: a deep node without a TT move is likely
     // mis-ordered; search it shallower first.
-    if depth >= IIR_DEPTH && tt_packed == 0 {
+    if depth >= IIR_DEPTH() && tt_packed == 0 {
         depth -= 1;
     }
 
@@ -301,7 +317,6 @@ pub(super) fn alphabeta<const PV: bool>(
     let mut moves_searched = 0usize;
     let mut quiets_tried = MoveList::new();
     let mut captures_tried = MoveList::new();
-    let lmr = lmr_table();
 
     while let Some((m, stage)) = picker.next(&td.board, &td.history, &continuations) {
         if Some(m) == excluded {
@@ -316,11 +331,12 @@ pub(super) fn alphabeta<const PV: bool>(
         if best_score > -TB_WIN_BOUND && !in_check {
             if quiet {
                 // Late-move pruning: enough quiets tried at this depth.
-                let limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
-                let late = depth <= LMP_DEPTH && quiets_tried.len() >= limit;
+                let limit = (LMP_BASE() + depth * depth) as usize / if improving { 1 } else { 2 };
+                let late = depth <= LMP_DEPTH() && quiets_tried.len() >= limit;
                 // Futility pruning: even a good quiet move will not lift eval to α.
-                let futile = depth <= FUTILITY_DEPTH
-                    && eval.is_some_and(|e| e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
+                let futile = depth <= FUTILITY_DEPTH()
+                    && eval
+                        .is_some_and(|e| e + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha)
                     && stage == Stage::Quiet;
                 if (late || futile) && !td.board.gives_check(m) {
                     // Both conditions hold for every quiet still to come: the picker
@@ -333,11 +349,11 @@ pub(super) fn alphabeta<const PV: bool>(
             }
             // SEE pruning: the move loses too much material for this depth.
             let see_margin = if quiet {
-                SEE_QUIET_MARGIN * depth
+                SEE_QUIET_MARGIN() * depth
             } else {
-                SEE_CAPTURE_MARGIN * depth * depth
+                SEE_CAPTURE_MARGIN() * depth * depth
             };
-            if depth <= SEE_PRUNE_DEPTH
+            if depth <= SEE_PRUNE_DEPTH()
                 && stage != Stage::TtMove
                 && !see_ge(td.board.pos(), m, see_margin)
             {
@@ -351,13 +367,13 @@ pub(super) fn alphabeta<const PV: bool>(
         let mut extension = 0;
         if stage == Stage::TtMove
             && let Some(hit) = tt_hit
-            && depth >= SINGULAR_DEPTH
+            && depth >= SINGULAR_DEPTH()
             && excluded.is_none()
-            && hit.depth >= depth - SINGULAR_DEPTH_SLACK
+            && hit.depth >= depth - SINGULAR_DEPTH_SLACK()
             && hit.bound != Bound::Upper
             && !is_decisive(hit.score)
         {
-            let singular_beta = hit.score - SINGULAR_MARGIN * depth;
+            let singular_beta = hit.score - SINGULAR_MARGIN() * depth;
             td.stack[ply].excluded = Some(m);
             let score = alphabeta::<false>(
                 td,
@@ -374,8 +390,8 @@ pub(super) fn alphabeta<const PV: bool>(
             if score < singular_beta {
                 let doubles = td.stack[ply].double_extensions;
                 extension = if !PV
-                    && score < singular_beta - SINGULAR_DOUBLE_MARGIN
-                    && doubles < SINGULAR_DOUBLE_MAX
+                    && score < singular_beta - SINGULAR_DOUBLE_MARGIN()
+                    && doubles < SINGULAR_DOUBLE_MAX()
                 {
                     2
                 } else {
@@ -400,8 +416,8 @@ pub(super) fn alphabeta<const PV: bool>(
 
         // Step 14. Late-move reductions for quiet moves tried late.
         let reduction =
-            if depth >= LMR_DEPTH && moves_searched >= LMR_MOVES + usize::from(PV) && quiet {
-                let mut r = lmr[depth.min(63) as usize][moves_searched.min(63)];
+            if depth >= LMR_DEPTH() && moves_searched >= LMR_MOVES() + usize::from(PV) && quiet {
+                let mut r = lmr_reduction(depth.min(63) as usize, moves_searched.min(63));
                 r -= i32::from(PV);
                 r += i32::from(!improving);
                 r -= i32::from(gives_check);
@@ -411,7 +427,7 @@ pub(super) fn alphabeta<const PV: bool>(
                 } else {
                     td.history.quiet_score(side, m, &continuations)
                 };
-                r -= history / LMR_HISTORY_DIVISOR;
+                r -= history / LMR_HISTORY_DIVISOR();
                 r.clamp(0, new_depth - 1)
             } else {
                 0

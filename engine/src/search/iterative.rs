@@ -307,7 +307,7 @@ fn aspiration(
     depth: i32,
     report: &mut dyn FnMut(Report),
 ) -> ScoreBound {
-    let mut delta = ASPIRATION_WINDOW;
+    let mut delta = ASPIRATION_WINDOW();
     let (mut alpha, mut beta) = first_window(&td.root_moves[td.pv_index], depth);
     loop {
         let score = root_search(td, shared, alpha, beta, depth, report);
@@ -361,10 +361,10 @@ fn aspiration(
 /// left every line but the first without a window.
 fn first_window(rm: &RootMove, depth: i32) -> (i32, i32) {
     let previous = rm.previous_score;
-    if depth >= ASPIRATION_DEPTH && !is_decisive(previous) && previous > -INFINITY {
+    if depth >= ASPIRATION_DEPTH() && !is_decisive(previous) && previous > -INFINITY {
         (
-            (previous - ASPIRATION_WINDOW).max(-INFINITY),
-            (previous + ASPIRATION_WINDOW).min(INFINITY),
+            (previous - ASPIRATION_WINDOW()).max(-INFINITY),
+            (previous + ASPIRATION_WINDOW()).min(INFINITY),
         )
     } else {
         (-INFINITY, INFINITY)
@@ -396,8 +396,8 @@ fn root_search(
         td.set_move(0, Some(mv));
         td.board.make(mv);
         let reduction = i32::from(
-            moves_searched >= ROOT_LMR_MOVES
-                && depth >= ROOT_LMR_DEPTH
+            moves_searched >= ROOT_LMR_MOVES()
+                && depth >= ROOT_LMR_DEPTH()
                 && is_quiet(mv)
                 && !td.board.in_check(),
         );
@@ -524,7 +524,7 @@ mod tests {
             multipv: 3,
             ..SearchOptions::default()
         };
-        let depth = ASPIRATION_DEPTH + 2;
+        let depth = ASPIRATION_DEPTH() + 2;
         searcher.search(
             &Board::default(),
             &Limits::depth(depth),
@@ -546,7 +546,10 @@ mod tests {
             let previous = rm.previous_score;
             assert_eq!(
                 first_window(rm, depth + 1),
-                (previous - ASPIRATION_WINDOW, previous + ASPIRATION_WINDOW),
+                (
+                    previous - ASPIRATION_WINDOW(),
+                    previous + ASPIRATION_WINDOW()
+                ),
                 "line {}",
                 line + 1
             );

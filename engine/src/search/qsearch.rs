@@ -83,7 +83,7 @@ pub(super) fn qsearch<const PV: bool>(
         if let Some(eval) = static_eval {
             // Delta pruning: even winning the captured piece leaves us below α.
             let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-            if eval + gain + DELTA_MARGIN <= alpha {
+            if eval + gain + DELTA_MARGIN() <= alpha {
                 continue;
             }
             // Captures that lose material are not worth resolving.

@@ -21,7 +21,7 @@ pub(crate) fn vote(results: &[SearchResult]) -> usize {
         return 0;
     };
     let weight =
-        |r: &SearchResult| i64::from(r.score - lowest + VOTE_SCORE_OFFSET) * i64::from(r.depth);
+        |r: &SearchResult| i64::from(r.score - lowest + VOTE_SCORE_OFFSET()) * i64::from(r.depth);
     let mut tally: Vec<(Move, i64)> = Vec::new();
     for (_, r) in voters() {
         let Some(mv) = r.best else { continue };

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Tune Cutoff's search constants by SPSA, locally, over ../shared/tools/match.py.
+
+Each iteration perturbs every constant by ±c_k at once (a random sign per constant), plays
+a small match of the tuning binary against itself, θ+cΔ against θ−cΔ, and moves θ along
+Δ by a_k · (wins − losses) / c_k. The gains follow OpenBench's SPSA, so a parameter's
+c_end and r_end mean here what they mean there: counting one game pair as one OpenBench
+iteration, N pairs in all and j pairs played so far,
+
+    c_k = c / (j+1)^γ,   c = c_end · N^γ                    (γ = 0.101)
+    a_k = a / (A+j+1)^α, a = r_end · c_end² · (A+N)^α       (α = 0.602, A = N / 10)
+
+so that the last pair is played at ±c_end and learns at a_end = r_end · c_end².
+
+The tuning binary is `cargo build --release --features tune-search`; its search constants
+are UCI spin options, and `cutoff spsa-params` lists them as OpenBench input lines
+(`name, int, value, min, max, c_end, r_end`), the form --params reads too.
+
+Every iteration is appended to --log as one JSON line (θ after the update, the two
+engines' values, the result, the game count); a run with the same --log resumes after
+its last complete iteration. After each iteration --plot is redrawn: each parameter's
+path, normalised to its range.
+
+Examples (build the engine with `cargo build --release --features tune-search
+--target-dir target/tune`)
+  cutoff spsa-params | grep -v '^TIME_' > search.spsa     # time management needs a clock
+  spsa.py --engine target/tune/release/cutoff --params search.spsa --nodes 20000 \
+      --iterations 2500 --games-per-iter 8 --concurrency 2      # 20,000 games on 2 cores
+  spsa.py --engine target/tune/release/cutoff --tc 5+0.05 --concurrency 15 \
+      --games-per-iter 30 --iterations 700                       # everything, under a clock
+"""
+import argparse
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ALPHA = 0.602
+GAMMA = 0.101
+# A = A_RATIO · N, OpenBench's default: the step shrinks little over the first tenth.
+A_RATIO = 0.1
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared"
+RESULT = re.compile(r": \+(\d+) =(\d+) -(\d+) ")
+
+
+class Param:
+    """One tunable: an OpenBench SPSA input line."""
+
+    def __init__(self, name, value, lo, hi, c_end, r_end):
+        self.name, self.value, self.min, self.max = name, float(value), float(lo), float(hi)
+        self.c_end, self.r_end = float(c_end), float(r_end)
+
+    @classmethod
+    def parse(cls, line):
+        """'NAME, int, value, min, max, c_end, r_end' -> Param."""
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != 7 or fields[1] not in ("int", "float"):
+            raise ValueError(f"not an OpenBench SPSA line: {line!r}")
+        p = cls(fields[0], *map(float, fields[2:]))
+        if not (p.min <= p.value <= p.max) or p.c_end <= 0 or p.r_end <= 0:
+            raise ValueError(f"bad range or step in: {line!r}")
+        return p
+
+    def line(self):
+        return f"{self.name}, int, {self.value:g}, {self.min:g}, {self.max:g}, {self.c_end:g}, {self.r_end:g}"
+
+    def clamp(self, x):
+        return min(self.max, max(self.min, x))
+
+
+def gains(p, pairs_total, j):
+    """(c_k, a_k) of parameter p for game pair j of pairs_total (0-based)."""
+    big_a = A_RATIO * pairs_total
+    c = p.c_end * pairs_total**GAMMA
+    a = p.r_end * p.c_end**2 * (big_a + pairs_total) ** ALPHA
+    return c / (j + 1) ** GAMMA, a / (big_a + j + 1) ** ALPHA
+
+
+def perturbed(params, theta, deltas, pairs_total, j):
+    """The two engines' integer values: round(θ ± c_k·Δ), within range."""
+    plus, minus = {}, {}
+    for p in params:
+        c_k, _ = gains(p, pairs_total, j)
+        step = c_k * deltas[p.name]
+        plus[p.name] = round(p.clamp(theta[p.name] + step))
+        minus[p.name] = round(p.clamp(theta[p.name] - step))
+    return plus, minus
+
+
+def updated(params, theta, deltas, pairs_total, j, score):
+    """θ after a match that θ+cΔ won by `score` = wins − losses (OpenBench's update)."""
+    new = {}
+    for p in params:
+        c_k, a_k = gains(p, pairs_total, j)
+        new[p.name] = p.clamp(theta[p.name] + a_k * score / c_k * deltas[p.name])
+    return new
+
+
+def random_signs(params, seed, iteration):
+    """Δ for an iteration: ±1 per parameter, the same on a resumed run."""
+    rng = random.Random(f"{seed}:{iteration}")
+    return {p.name: rng.choice((-1, 1)) for p in params}
+
+
+def parse_result(text):
+    """(wins, draws, losses) of engine A from match.py's last summary line."""
+    found = RESULT.findall(text)
+    if not found:
+        raise ValueError("no result line in match.py's output")
+    return tuple(int(x) for x in found[-1])
+
+
+def load_log(path):
+    """(setup, iterations) from a JSON-lines log. A torn last line (a run killed while
+    writing) is cut off the file, so that the next iteration starts a line of its own."""
+    setup, records, whole = None, [], 0
+    if not path.exists():
+        return setup, records
+    with open(path, "rb") as f:
+        for line in f:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                break
+            if not line.endswith(b"\n"):
+                break
+            whole += len(line)
+            if setup is None:
+                setup = entry["setup"]
+            else:
+                records.append(entry)
+    if whole < path.stat().st_size:
+        with open(path, "r+b") as f:
+            f.truncate(whole)
+    return setup, records
+
+
+def append(path, entry):
+    with open(path, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def run_match(args, plus, minus, seed):
+    cmd = [args.python, str(args.match), "--a", args.engine, "--b", args.engine,
+           "--a-name", "plus", "--b-name", "minus", "--games", str(args.games_per_iter),
+           "--concurrency", str(args.concurrency), "--seed", str(seed), "--quiet"]
+    cmd += ["--nodes", str(args.nodes)] if args.tc is None else ["--tc", args.tc]
+    if args.openings:
+        cmd += ["--openings", str(args.openings)]
+    for side, values in (("--a-opt", plus), ("--b-opt", minus)):
+        for name, v in values.items():
+            cmd += [side, f"{name}={v}"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"spsa: match.py failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return parse_result(done.stdout)
+
+
+def plot(path, params, records):
+    """Each parameter's path, as a share of its range, against iterations (SVG)."""
+    series = {p.name: [(p.value - p.min) / (p.max - p.min)] for p in params}
+    for r in records:
+        for p in params:
+            series[p.name].append((r["theta"][p.name] - p.min) / (p.max - p.min))
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        path.write_text(svg_lines(series))
+        return
+    fig, ax = plt.subplots(figsize=(10, 6))
+    for name, ys in series.items():
+        ax.plot(range(len(ys)), ys, linewidth=0.8, label=name)
+    ax.set(xlabel="iteration", ylabel="(θ − min) / (max − min)", ylim=(0, 1))
+    ax.legend(fontsize=5, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
+    fig.tight_layout()
+    fig.savefig(path, format="svg")
+    plt.close(fig)
+
+
+def svg_lines(series, width=900, height=500, pad=40):
+    """A bare SVG line chart of {name: [y in 0..1]}, one colour per series, named on hover."""
+    longest = max(len(ys) for ys in series.values())
+    sx = (width - 2 * pad) / max(1, longest - 1)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-size="11">',
+           f'<rect x="{pad}" y="{pad}" width="{width - 2 * pad}" height="{height - 2 * pad}" fill="none" stroke="#888"/>',
+           f'<text x="{pad}" y="{pad - 8}">θ normalised to each range (0 = min, 1 = max) over {longest - 1} iterations</text>']
+    for i, (name, ys) in enumerate(series.items()):
+        colour = f"hsl({i * 360 // len(series)},70%,40%)"
+        points = " ".join(f"{pad + k * sx:.1f},{height - pad - y * (height - 2 * pad):.1f}" for k, y in enumerate(ys))
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1" points="{points}"><title>{name}</title></polyline>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def engine_params(engine):
+    done = subprocess.run([engine, "spsa-params"], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"spsa: '{engine} spsa-params' failed:\n{done.stderr}")
+    return done.stdout.splitlines()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", required=True, help="a tuning build (--features tune-search)")
+    ap.add_argument("--params", type=Path, help="OpenBench SPSA lines to tune (default: all of `ENGINE spsa-params`)")
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--games-per-iter", type=int, help="games per iteration, even (default: 2 × concurrency)")
+    limit = ap.add_mutually_exclusive_group()
+    limit.add_argument("--nodes", type=int, default=10000, help="nodes per move (default 10000)")
+    limit.add_argument("--tc", help="BASE+INC seconds instead of fixed nodes (leave a core free)")
+    ap.add_argument("--concurrency", type=int, default=os.cpu_count(), help="games at once (default: all cores)")
+    ap.add_argument("--openings", type=Path, default=SHARED / "epd/openings/UHO_4060_v4.epd")
+    ap.add_argument("--seed", type=int, default=1, help="Δ and the openings follow from it")
+    ap.add_argument("--log", type=Path, default=Path("spsa.jsonl"))
+    ap.add_argument("--plot", type=Path, default=Path("spsa.svg"))
+    ap.add_argument("--match", type=Path, default=SHARED / "tools/match.py")
+    ap.add_argument("--python", default=sys.executable, help="a Python with python-chess, for match.py")
+    args = ap.parse_args(argv)
+    args.games_per_iter = args.games_per_iter or 2 * args.concurrency
+    if args.games_per_iter < 2 or args.games_per_iter % 2 or args.iterations < 1 or args.concurrency < 1:
+        ap.error("--games-per-iter must be even and ≥ 2; --iterations and --concurrency ≥ 1")
+    if not args.openings.exists():
+        ap.error(f"no openings at {args.openings}: give --openings (fixed-node games from one position repeat)")
+
+    setup, records = load_log(args.log)
+    if setup is None:
+        lines = args.params.read_text().splitlines() if args.params else engine_params(args.engine)
+        params = [Param.parse(line) for line in lines if line.strip() and not line.startswith("#")]
+        setup = {"iterations": args.iterations, "games_per_iter": args.games_per_iter, "seed": args.seed,
+                 "limit": f"nodes {args.nodes}" if args.tc is None else f"tc {args.tc}",
+                 "params": [p.line() for p in params]}
+        append(args.log, {"setup": setup})
+    else:
+        # The gains depend on the planned length and batch: a resumed run keeps them.
+        for key in ("iterations", "games_per_iter", "seed"):
+            if setup[key] != getattr(args, key):
+                sys.exit(f"spsa: {args.log} was started with --{key.replace('_', '-')} {setup[key]}")
+        params = [Param.parse(line) for line in setup["params"]]
+    theta = records[-1]["theta"] if records else {p.name: p.value for p in params}
+    games = records[-1]["games"] if records else 0
+    pairs_per_iter = setup["games_per_iter"] // 2
+    pairs_total = setup["iterations"] * pairs_per_iter
+    print(f"spsa: {len(params)} parameters, {setup['iterations']} iterations of {setup['games_per_iter']} games "
+          f"at {setup['limit']}, from iteration {len(records)}", flush=True)
+
+    for k in range(len(records), setup["iterations"]):
+        j = k * pairs_per_iter
+        deltas = random_signs(params, setup["seed"], k)
+        plus, minus = perturbed(params, theta, deltas, pairs_total, j)
+        w, d, l = run_match(args, plus, minus, seed=setup["seed"] * 1_000_003 + k)
+        theta = updated(params, theta, deltas, pairs_total, j, w - l)
+        games += w + d + l
+        entry = {"iteration": k, "theta": theta, "plus": plus, "minus": minus, "delta": deltas,
+                 "result": [w, d, l], "games": games}
+        append(args.log, entry)
+        records.append(entry)
+        plot(args.plot, params, records)
+        print(f"iteration {k + 1}/{setup['iterations']}: plus +{w} ={d} -{l}, {games} games", flush=True)
+
+    print("θ after the tune (name, value, default):")
+    for p in params:
+        print(f"{p.name}, {round(theta[p.name])}, {p.value:g}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Unit tests of scripts/spsa.py's arithmetic and bookkeeping (no engine, no chess).
+
+Run: python3 tests/python/test_spsa.py
+"""
+import importlib.util
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "spsa.py"
+spec = importlib.util.spec_from_file_location("spsa", SCRIPT)
+spsa = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(spsa)
+
+
+def param(line="RFP_MARGIN, int, 75, 30, 150, 6, 0.002"):
+    return spsa.Param.parse(line)
+
+
+class Gains(unittest.TestCase):
+    def test_the_last_pair_plays_at_c_end_and_learns_at_a_end(self):
+        p = param()
+        c_k, a_k = spsa.gains(p, 1000, 999)
+        self.assertAlmostEqual(c_k, 6.0, places=9)
+        self.assertAlmostEqual(a_k, 0.002 * 36, places=12)
+
+    def test_the_first_pair_uses_the_largest_gains(self):
+        p = param()
+        c_0, a_0 = spsa.gains(p, 1000, 0)
+        self.assertAlmostEqual(c_0, 6.0 * 1000**0.101, places=9)
+        self.assertAlmostEqual(a_0, 0.072 * (1100 / 101) ** 0.602, places=12)
+
+
+class Steps(unittest.TestCase):
+    def test_perturbation_is_symmetric_rounded_and_clamped(self):
+        params = [param(), param("SEE_QUIET_MARGIN, int, -60, -150, -10, 5, 0.002")]
+        theta = {"RFP_MARGIN": 75.0, "SEE_QUIET_MARGIN": -12.0}
+        deltas = {"RFP_MARGIN": 1, "SEE_QUIET_MARGIN": -1}
+        plus, minus = spsa.perturbed(params, theta, deltas, 10, 9)  # c_k = c_end
+        self.assertEqual(plus, {"RFP_MARGIN": 81, "SEE_QUIET_MARGIN": -17})
+        self.assertEqual(minus, {"RFP_MARGIN": 69, "SEE_QUIET_MARGIN": -10})
+
+    def test_a_win_for_plus_moves_theta_along_delta(self):
+        params = [param(), param("NMP_DEPTH, int, 3, 1, 6, 0.5, 0.002")]
+        theta = {"RFP_MARGIN": 75.0, "NMP_DEPTH": 3.0}
+        deltas = {"RFP_MARGIN": -1, "NMP_DEPTH": 1}
+        # At the last pair: a_k / c_k = r_end · c_end.
+        new = spsa.updated(params, theta, deltas, 10, 9, score=3)
+        self.assertAlmostEqual(new["RFP_MARGIN"], 75 - 3 * 0.002 * 6, places=9)
+        self.assertAlmostEqual(new["NMP_DEPTH"], 3 + 3 * 0.002 * 0.5, places=9)
+        self.assertEqual(spsa.updated(params, theta, deltas, 10, 9, score=0), theta)
+
+    def test_theta_stays_in_range(self):
+        p = param("X, int, 149, 30, 150, 6, 100")
+        new = spsa.updated([p], {"X": 149.0}, {"X": 1}, 10, 9, score=4)
+        self.assertEqual(new["X"], 150.0)
+
+    def test_signs_repeat_for_a_resumed_iteration(self):
+        params = [param(f"P{i}, int, 5, 0, 10, 1, 0.002") for i in range(32)]
+        first = spsa.random_signs(params, 7, 12)
+        self.assertEqual(first, spsa.random_signs(params, 7, 12))
+        self.assertNotEqual(first, spsa.random_signs(params, 7, 13))
+        self.assertEqual(set(first.values()), {-1, 1})
+
+
+class Text(unittest.TestCase):
+    def test_openbench_lines_round_trip(self):
+        line = "SEE_QUIET_MARGIN, int, -60, -150, -10, 5, 0.002"
+        self.assertEqual(param(line).line(), line)
+        for bad in ("X, int, 5, 0, 10, 1", "X, bool, 5, 0, 10, 1, 0.002", "X, int, 11, 0, 10, 1, 0.002",
+                    "X, int, 5, 0, 10, 0, 0.002"):
+            with self.assertRaises(ValueError):
+                spsa.Param.parse(bad)
+
+    def test_the_last_summary_line_counts(self):
+        out = ("plus vs minus: +3 =4 -3  score 0.500  elo +0.0 +- 200.0  A: timeouts 0\n"
+               "plus vs minus: +5 =6 -1  score 0.667  elo +120.4 +- 150.0  A: timeouts 0\n")
+        self.assertEqual(spsa.parse_result(out), (5, 6, 1))
+        with self.assertRaises(ValueError):
+            spsa.parse_result("Traceback ...")
+
+    def test_the_log_resumes_after_its_last_whole_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "log.jsonl"
+            spsa.append(log, {"setup": {"iterations": 4}})
+            spsa.append(log, {"iteration": 0, "theta": {"X": 5.5}, "games": 8})
+            with open(log, "a") as f:
+                f.write('{"iteration": 1, "the')  # killed mid-write
+            setup, records = spsa.load_log(log)
+            self.assertEqual(setup, {"iterations": 4})
+            self.assertEqual([r["iteration"] for r in records], [0])
+            lines = log.read_text().splitlines(keepends=True)
+            self.assertEqual(len(lines), 2)
+            self.assertTrue(lines[1].endswith("\n"))
+            self.assertEqual(json.loads(lines[1])["games"], 8)
+
+    def test_the_svg_has_one_line_per_parameter(self):
+        svg = spsa.svg_lines({"A": [0.5, 0.6, 0.4], "B": [0.1, 0.2, 0.3]}, width=140, height=140, pad=20)
+        self.assertTrue(svg.startswith("<svg "))
+        self.assertEqual(svg.count("<polyline"), 2)
+        self.assertIn('points="20.0,70.0 70.0,60.0 120.0,80.0"', svg)
+
+
+if __name__ == "__main__":
+    unittest.main()
