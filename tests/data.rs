@@ -9,15 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::BINARY;
-use cutoff_engine::data::{Outcome, PackedPosition, Reader};
+use cutoff_engine::data::{Outcome, PackedPosition};
 use shakmaty::Color;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-data-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn cutoff(args: &[&str]) -> Output {
     Command::new(BINARY).args(args).output().unwrap()
@@ -31,14 +24,6 @@ fn ok(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn read(path: &Path) -> Vec<PackedPosition> {
-    let bytes = std::fs::read(path).unwrap();
-    Reader::new(&bytes[..])
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
 }
 
 fn s(path: &Path) -> &str {
@@ -79,7 +64,7 @@ fn counts(records: &[PackedPosition]) -> HashMap<[u8; 32], usize> {
 /// records datagen wrote for the same games: the labels survive the trip through PGN.
 #[test]
 fn pgn_of_datagen_games_gives_the_same_records() {
-    let dir = scratch("pgn");
+    let dir = common::scratch("data", "pgn");
     let (data, pgn) = generate(&dir, "21");
     let converted = dir.join("converted.bin");
     let summary = ok(&["data", "from-pgn", s(&pgn), "--output", s(&converted)]);
@@ -87,9 +72,9 @@ fn pgn_of_datagen_games_gives_the_same_records() {
         summary.contains("4 games converted (0 skipped)"),
         "{summary}"
     );
-    let original = read(&data);
+    let original = common::read_records(&data);
     assert!(original.len() > 30);
-    assert_eq!(read(&converted), original);
+    assert_eq!(common::read_records(&converted), original);
 }
 
 /// A small PGN as fastchess writes it (tests/data/fastchess-sample.pgn): book moves are
@@ -97,7 +82,7 @@ fn pgn_of_datagen_games_gives_the_same_records() {
 /// view and become White's view, and the result labels every record.
 #[test]
 fn a_fastchess_pgn_converts_with_datagen_filters() {
-    let dir = scratch("fastchess");
+    let dir = common::scratch("data", "fastchess");
     let out = dir.join("sample.bin");
     let summary = ok(&[
         "data",
@@ -110,7 +95,7 @@ fn a_fastchess_pgn_converts_with_datagen_filters() {
         summary.contains("2 games converted (1 skipped)"),
         "{summary}"
     );
-    let records = read(&out);
+    let records = common::read_records(&out);
     let labels: Vec<(String, i16, Outcome)> = records
         .iter()
         .map(|r| {
@@ -133,15 +118,15 @@ fn a_fastchess_pgn_converts_with_datagen_filters() {
 
 #[test]
 fn text_round_trips_and_shuffles_are_permutations() {
-    let dir = scratch("tools");
+    let dir = common::scratch("data", "tools");
     let (data, _) = generate(&dir, "22");
-    let original = read(&data);
+    let original = common::read_records(&data);
 
     let text = dir.join("data.txt");
     let back = dir.join("back.bin");
     ok(&["data", "to-text", s(&data), "--output", s(&text)]);
     ok(&["data", "from-text", s(&text), "--output", s(&back)]);
-    assert_eq!(read(&back), original);
+    assert_eq!(common::read_records(&back), original);
     assert_eq!(
         std::fs::read_to_string(&text).unwrap().lines().count(),
         original.len()
@@ -163,7 +148,7 @@ fn text_round_trips_and_shuffles_are_permutations() {
             "--memory-mb",
             memory,
         ]);
-        let shuffled = read(&out);
+        let shuffled = common::read_records(&out);
         assert_eq!(counts(&shuffled), counts(&original));
         assert_ne!(shuffled, original);
         orders.push((summary, shuffled));
@@ -184,7 +169,7 @@ fn text_round_trips_and_shuffles_are_permutations() {
         "--validation",
         "7",
     ]);
-    let (t, v) = (read(&train), read(&valid));
+    let (t, v) = (common::read_records(&train), common::read_records(&valid));
     assert_eq!(v.len(), 7);
     assert_eq!(t.len() + 7, original.len());
     let mut both = t.clone();
@@ -194,10 +179,10 @@ fn text_round_trips_and_shuffles_are_permutations() {
     // Merging a file with itself doubles it; dedup brings it back.
     let (merged, unique) = (dir.join("merged.bin"), dir.join("unique.bin"));
     ok(&["data", "merge", s(&data), s(&data), "--output", s(&merged)]);
-    assert_eq!(read(&merged).len(), 2 * original.len());
+    assert_eq!(common::read_records(&merged).len(), 2 * original.len());
     ok(&["data", "dedup", s(&merged), "--output", s(&unique)]);
     let stats = ok(&["data", "stats", s(&merged)]);
-    let duplicates = original.len() + original.len() - read(&unique).len();
+    let duplicates = original.len() + original.len() - common::read_records(&unique).len();
     assert!(
         stats.contains(&format!("records: {}\n", 2 * original.len()))
             && stats.contains(&format!("duplicates: {duplicates} ")),
@@ -209,7 +194,7 @@ fn text_round_trips_and_shuffles_are_permutations() {
 /// output left behind.
 #[test]
 fn damaged_files_are_refused_by_offset() {
-    let dir = scratch("damaged");
+    let dir = common::scratch("data", "damaged");
     let (data, _) = generate(&dir, "23");
     let mut bytes = std::fs::read(&data).unwrap();
     bytes.truncate(bytes.len() - 3);
@@ -244,7 +229,7 @@ fn damaged_files_are_refused_by_offset() {
 /// negative from White's view and the result is Black's win.
 #[test]
 fn labels_are_from_whites_view() {
-    let dir = scratch("labels");
+    let dir = common::scratch("data", "labels");
     let book = dir.join("book.epd");
     std::fs::write(
         &book,
@@ -271,7 +256,7 @@ fn labels_are_from_whites_view() {
         "--seed",
         "1",
     ]);
-    let records = read(&data);
+    let records = common::read_records(&data);
     assert!(!records.is_empty());
     let mut negative = 0;
     for record in &records {

@@ -4,21 +4,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use common::BINARY;
 use cutoff_engine::data::{HEADER_BYTES, PackedPosition, RECORD_BYTES, Reader};
 use cutoff_engine::score::MATE_BOUND;
-
-/// A scratch folder for one test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn datagen(output: &Path, args: &[&str]) -> Output {
     Command::new(BINARY)
@@ -39,16 +31,7 @@ fn generate(dir: &Path, file: &str, args: &[&str]) -> Vec<PackedPosition> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    read(&path)
-}
-
-/// Every record of a data file, each checked.
-fn read(path: &Path) -> Vec<PackedPosition> {
-    let bytes = std::fs::read(path).unwrap();
-    Reader::new(&bytes[..])
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    common::read_records(&path)
 }
 
 const SMALL: &[&str] = &["--nodes", "300", "--games", "3", "--threads", "2"];
@@ -59,14 +42,14 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn records_unpack_and_pass_the_filters() {
-    let dir = scratch("format");
+    let dir = common::scratch("datagen", "format");
     let path = dir.join("data.bin");
     let out = datagen(&path, &with(SMALL, &["--seed", "11"]));
     assert!(out.status.success());
     let bytes = std::fs::read(&path).unwrap();
     let header = Reader::new(&bytes[..]).unwrap().header().clone();
     assert!(header.generator.starts_with("cutoff "), "{header:?}");
-    let records = read(&path);
+    let records = common::read_records(&path);
     assert_eq!(bytes.len(), HEADER_BYTES + RECORD_BYTES * records.len());
     for record in &records {
         let sample = record.unpack().unwrap();
@@ -81,7 +64,7 @@ fn records_unpack_and_pass_the_filters() {
 
 #[test]
 fn same_seed_same_file_whatever_the_threads() {
-    let dir = scratch("determinism");
+    let dir = common::scratch("datagen", "determinism");
     let two = generate(&dir, "a.bin", &with(SMALL, &["--seed", "5"]));
     let again = generate(&dir, "b.bin", &with(SMALL, &["--seed", "5"]));
     let one_thread = generate(
@@ -109,7 +92,7 @@ fn same_seed_same_file_whatever_the_threads() {
 /// already there), and cuts off a partial record a killed write left.
 #[test]
 fn resuming_appends_new_games() {
-    let dir = scratch("append");
+    let dir = common::scratch("datagen", "append");
     let path = dir.join("data.bin");
     let first = generate(&dir, "data.bin", &with(SMALL, &["--seed", "3"]));
     // A write killed half-way through a record.
@@ -119,7 +102,7 @@ fn resuming_appends_new_games() {
     let out = datagen(&path, &with(SMALL, &["--seed", "3"]));
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("partial record"));
-    let both = read(&path);
+    let both = common::read_records(&path);
     assert!(both.len() > first.len());
     assert_eq!(both[..first.len()], first[..]);
     // The new games are not the old ones again.
@@ -137,7 +120,7 @@ fn resuming_appends_new_games() {
 
 #[test]
 fn a_positions_target_stops_after_the_game_that_reaches_it() {
-    let dir = scratch("positions");
+    let dir = common::scratch("datagen", "positions");
     let games = generate(
         &dir,
         "games.bin",
@@ -177,7 +160,7 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
 /// function of their opening, and without them every game here would be the same.
 #[test]
 fn a_book_supplies_the_openings() {
-    let dir = scratch("book");
+    let dir = common::scratch("datagen", "book");
     let book = dir.join("book.epd");
     std::fs::write(
         &book,
@@ -197,7 +180,7 @@ fn a_book_supplies_the_openings() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    let dir = scratch("errors");
+    let dir = common::scratch("datagen", "errors");
     let output = dir.join("data.bin");
     let missing = dir.join("no-such-book.epd");
     let empty = dir.join("empty.epd");
@@ -234,7 +217,7 @@ fn bad_arguments_are_refused() {
 /// the run, and the exit is clean.
 #[test]
 fn an_interrupt_leaves_whole_games() {
-    let dir = scratch("interrupt");
+    let dir = common::scratch("datagen", "interrupt");
     let path = dir.join("data.bin");
     let mut child = Command::new(BINARY)
         .arg("datagen")
@@ -258,7 +241,7 @@ fn an_interrupt_leaves_whole_games() {
     assert!(killed.success());
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    let records = read(&path);
+    let records = common::read_records(&path);
     // The same games, played without interruption, begin the same way.
     let reference = generate(
         &dir,

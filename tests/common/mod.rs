@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,6 +18,23 @@ use std::time::{Duration, Instant};
 
 /// The engine binary Cargo built for these tests.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_cutoff");
+
+/// A scratch folder for one test of `suite`, emptied first.
+pub fn scratch(suite: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every record of a training data file, each checked.
+pub fn read_records(path: &Path) -> Vec<cutoff_engine::data::PackedPosition> {
+    let bytes = std::fs::read(path).unwrap();
+    cutoff_engine::data::Reader::new(&bytes[..])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
 
 /// A wait that should never be reached unless the engine is broken.
 pub const LONG: Duration = Duration::from_secs(20);
