@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use shakmaty::{Move, MoveList, Position};
 
 use super::qsearch::qsearch;
-use super::{SharedState, ThreadData};
+use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;

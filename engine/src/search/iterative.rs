@@ -8,7 +8,7 @@ use std::time::Duration;
 use shakmaty::{Move, Position};
 
 use super::alphabeta::search_child;
-use super::{
+use super::state::{
     Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe,
     ThreadData,
 };

@@ -3,7 +3,7 @@
 
 use shakmaty::Position;
 
-use super::{SharedState, ThreadData};
+use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::MovePicker;
 use crate::params::DELTA_MARGIN;

@@ -5,7 +5,7 @@
 
 use shakmaty::Move;
 
-use super::SearchResult;
+use super::state::SearchResult;
 use crate::params::VOTE_SCORE_OFFSET;
 use crate::score::is_decisive;
 
