@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::TrainError;
 use crate::model::{Layout, Params};
 use crate::optim::{AdamW, Schedule};
-use crate::trainer::{EpochLoss, Settings};
+use crate::settings::{EpochLoss, Settings};
 
 const MAGIC: [u8; 8] = *b"CUTOFFCK";
 const VERSION: u32 = 1;

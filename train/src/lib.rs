@@ -22,6 +22,7 @@ pub mod optim;
 pub mod plot;
 pub mod quant;
 pub mod sample;
+pub mod settings;
 pub mod trainer;
 
 /// Why training could not go on.

@@ -24,11 +24,6 @@ pub fn screlu(x: f32) -> f32 {
     c * c
 }
 
-/// The logistic function.
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// All of the network's float weights in one vector, so that the optimiser, the gradient
 /// and the checkpoint treat them alike: feature weights `[INPUTS][hidden]` (feature-major,
 /// as in the file), feature bias `[hidden]`, output weights `[2 * hidden]` (side to move's

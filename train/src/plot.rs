@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use crate::TrainError;
-use crate::trainer::EpochLoss;
+use crate::settings::EpochLoss;
 
 const WIDTH: u32 = 800;
 const HEIGHT: u32 = 480;

@@ -6,7 +6,10 @@ use shakmaty::Color;
 
 use cutoff_engine::data::PackedPosition;
 
-use crate::model::sigmoid;
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
 
 /// A position has at most 32 pieces, so at most 32 active features a perspective.
 pub const MAX_FEATURES: usize = 32;

@@ -10,52 +10,17 @@ use rayon::prelude::*;
 use crate::TrainError;
 use crate::checkpoint::{Checkpoint, write_atomically};
 use crate::loader::{DataSet, Shuffled};
-use crate::model::{Params, SCALE, Scratch, WEIGHT_CLIP, sigmoid};
-use crate::optim::{AdamW, Schedule, Step};
+use crate::model::{Params, SCALE, Scratch, WEIGHT_CLIP};
+use crate::optim::{AdamW, Step};
 use crate::plot::loss_svg;
 use crate::quant::quantise;
-use crate::sample::Sample;
+use crate::sample::{Sample, sigmoid};
+pub use crate::settings::{EpochLoss, Settings};
 
 /// The checkpoint's name in the output folder.
 pub const CHECKPOINT_NAME: &str = "checkpoint.bin";
 /// The loss curves' name in the output folder.
 pub const PLOT_NAME: &str = "loss.svg";
-
-/// Everything that decides what a run computes (threads aside).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// Neurons per perspective.
-    pub hidden: usize,
-    /// Positions per batch.
-    pub batch_size: u64,
-    /// Batches per epoch (an epoch is a fixed number of positions, not a pass over data).
-    pub epoch_batches: u64,
-    /// Epochs in the run.
-    pub epochs: u32,
-    /// The base learning rate.
-    pub learning_rate: f32,
-    /// How the learning rate falls over the run.
-    pub schedule: Schedule,
-    /// AdamW's weight decay.
-    pub weight_decay: f32,
-    /// Weight of the game result in the target; the search score gets the rest.
-    pub wdl: f32,
-    /// Centipawns per unit of the sigmoid's argument, for prediction and score alike.
-    pub eval_scale: f32,
-    /// Seeds the initial weights and the shuffling.
-    pub seed: u64,
-    /// Positions shuffled together in memory.
-    pub shuffle_buffer: u64,
-}
-
-/// The losses of one epoch (mean squared error of the win probability).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EpochLoss {
-    /// On the training positions of the epoch.
-    pub train: f64,
-    /// On the validation set, when there is one.
-    pub validation: Option<f64>,
-}
 
 /// One thread's share of a batch: its gradient, loss and scratch buffers.
 struct Worker {
