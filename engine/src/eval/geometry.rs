@@ -59,8 +59,8 @@ pub(super) const fn forward(color: Color) -> i32 {
 /// `[f(Black), f(White)]`, indexed by `Color as usize`. With `f` marked
 /// `#[inline(always)]` it is compiled as two copies, each for a colour known when
 /// compiled: the colour tests and the arrays indexed by colour inside cost nothing then.
-/// (A loop over the two colours left them to run time: the evaluation took a third
-/// longer, `cargo bench --bench engine -- eval`.)
+/// A loop over the two colours would leave them to run time (measured in
+/// docs/evaluation.md, "Speed").
 #[inline(always)]
 pub(super) fn per_color<T>(mut f: impl FnMut(Color) -> T) -> [T; 2] {
     [f(Color::Black), f(Color::White)]
