@@ -1678,6 +1678,9 @@ fn commands_during_a_search() {
     let mut e = Engine::spawn();
     let b = Board::default();
     e.send("go infinite");
+    // Every line of the search, the ones read while waiting included: its last info line
+    // may come before `stop` when no iteration ends between the last wait and the stop.
+    let mut search_lines = Vec::new();
     // A second search, options and a new game must wait; the engine says so once each.
     for cmd in [
         "go depth 1",
@@ -1699,6 +1702,7 @@ fn commands_during_a_search() {
             lines.iter().all(|l| !l.starts_with("bestmove")),
             "{lines:?}"
         );
+        search_lines.extend(lines.into_iter().filter(|l| l.starts_with("info depth")));
     }
     // A new position is accepted; the running search keeps its own.
     e.send("position startpos moves d2d4");
@@ -1707,9 +1711,10 @@ fn commands_during_a_search() {
         lines.iter().all(|l| l.starts_with("info depth")),
         "{lines:?}"
     );
+    search_lines.extend(lines);
     e.send("stop");
-    let lines = e.lines_until("bestmove", LONG);
-    check_search(&b, &lines);
+    search_lines.extend(e.lines_until("bestmove", LONG));
+    check_search(&b, &search_lines);
     e.expect_silent("after stop");
     assert_eq!(
         e.fen(),
