@@ -171,7 +171,7 @@ impl Output {
     /// A data file with its header.
     fn records(target: &Path) -> Result<Output, String> {
         let mut output = Output::raw(target)?;
-        let header = Header::new(&format!("cutoff {}", env!("CARGO_PKG_VERSION")));
+        let header = Header::new(&crate::datagen::generator());
         output.write_bytes(&header.to_bytes())?;
         Ok(output)
     }

@@ -114,7 +114,7 @@ impl Tally {
     fn add(&mut self, game: &Game) {
         self.games += 1;
         self.positions += game.samples.len() as u64;
-        self.plies += game.plies as u64;
+        self.plies += game.moves.len() as u64;
         match game.outcome {
             Outcome::WhiteWins => self.white_wins += 1,
             Outcome::Draw => self.draws += 1,
@@ -151,20 +151,12 @@ fn ending_name(ending: Ending) -> &'static str {
 
 /// Runs `cutoff datagen`.
 pub fn run(args: &DatagenArgs) -> ExitCode {
-    let openings = match &args.book {
-        Some(path) => match load_book(path) {
-            Ok(book) => Openings { book },
-            Err(e) => {
-                eprintln!("cutoff datagen: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => Openings::default(),
-    };
-    let default_plies = if openings.book.is_empty() {
-        datagen::DEFAULT_RANDOM_PLIES
-    } else {
-        datagen::DEFAULT_BOOK_RANDOM_PLIES
+    let (openings, default_plies) = match load_openings(args.book.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("cutoff datagen: {e}");
+            return ExitCode::from(2);
+        }
     };
     let tablebases = match &args.syzygy {
         Some(spec) => match load_tablebases(spec) {
@@ -282,8 +274,23 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     }
 }
 
+/// The openings of `book` (the start position without one) and the random plies played
+/// after each by default: games are a function of their opening, so without random
+/// plies two games from the same book position would be the same game.
+pub fn load_openings(book: Option<&Path>) -> Result<(Openings, usize), String> {
+    Ok(match book {
+        Some(path) => (
+            Openings {
+                book: load_book(path)?,
+            },
+            datagen::DEFAULT_BOOK_RANDOM_PLIES,
+        ),
+        None => (Openings::default(), datagen::DEFAULT_RANDOM_PLIES),
+    })
+}
+
 /// The engine that writes the data, for the file header.
-fn generator() -> String {
+pub fn generator() -> String {
     format!("cutoff {}", env!("CARGO_PKG_VERSION"))
 }
 
@@ -347,7 +354,7 @@ fn load_tablebases(spec: &str) -> Result<Arc<Tablebases>, String> {
 }
 
 /// The book's positions; an unreadable file or one without a position is an error.
-pub fn load_book(path: &Path) -> Result<Vec<Board>, String> {
+fn load_book(path: &Path) -> Result<Vec<Board>, String> {
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
     let suite = parse_suite(&String::from_utf8_lossy(&bytes), false);

@@ -5,10 +5,10 @@
 
 use std::process::ExitCode;
 
-use cutoff_engine::datagen::{self, Openings};
+use cutoff_engine::datagen;
 use cutoff_engine::search::Searcher;
 
-use crate::datagen::load_book;
+use crate::datagen::load_openings;
 
 /// Table size of the searcher that checks each opening (MB).
 const GENFENS_HASH_MB: usize = 2;
@@ -56,21 +56,14 @@ pub fn run(text: &str) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let openings = match &request.book {
-        Some(path) => match load_book(std::path::Path::new(path)) {
-            Ok(book) => Openings { book },
+    let (openings, random_plies) =
+        match load_openings(request.book.as_deref().map(std::path::Path::new)) {
+            Ok(loaded) => loaded,
             Err(e) => {
                 println!("info string error: genfens: {e}");
                 return ExitCode::from(2);
             }
-        },
-        None => Openings::default(),
-    };
-    let random_plies = if openings.book.is_empty() {
-        datagen::DEFAULT_RANDOM_PLIES
-    } else {
-        datagen::DEFAULT_BOOK_RANDOM_PLIES
-    };
+        };
     let mut searcher = match Searcher::new(GENFENS_HASH_MB) {
         Ok(s) => s,
         Err(e) => {

@@ -177,8 +177,11 @@ pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
                 } else {
                     -cp
                 };
-                let white = white.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-                kept.push(PackedPosition::pack(board.pos(), white, outcome));
+                kept.push(PackedPosition::pack(
+                    board.pos(),
+                    datagen::clamp_score(white),
+                    outcome,
+                ));
             }
             searches += 1;
         }

@@ -121,11 +121,10 @@ pub struct Game {
     pub outcome: Outcome,
     /// How the game ended.
     pub ending: Ending,
-    /// Moves the engine played (the opening's random plies not counted).
-    pub plies: usize,
     /// The position the engine started from (after the opening's random plies).
     pub start: Board,
-    /// Every move the engine played, with its search's score and depth.
+    /// Every move the engine played, with its search's score and depth (the opening's
+    /// random plies not counted).
     pub moves: Vec<PlayedMove>,
 }
 
@@ -302,7 +301,7 @@ fn drawn_by_rule(board: &Board) -> Option<Ending> {
 
 /// A kept score as the record stores it (kept scores are never mate scores, so the clamp
 /// only guards the format).
-fn clamp_score(score: i32) -> i16 {
+pub fn clamp_score(score: i32) -> i16 {
     score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
@@ -384,7 +383,6 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
         samples,
         outcome,
         ending,
-        plies,
         start,
         moves,
     })
@@ -431,7 +429,7 @@ mod tests {
             let game = play_game(&mut searcher, &settings(300), &openings, 1, index).unwrap();
             let decisive = matches!(game.ending, Ending::Checkmate | Ending::AdjudicatedWin);
             assert_eq!(decisive, game.outcome != Outcome::Draw, "{game:?}");
-            assert!(game.samples.len() <= game.plies);
+            assert!(game.samples.len() <= game.moves.len());
             for record in &game.samples {
                 let sample = record.unpack().unwrap();
                 let board = &sample.board;
@@ -445,7 +443,7 @@ mod tests {
                 assert!(ply as usize >= first, "{record:?}");
             }
             kept += game.samples.len();
-            searched += game.plies;
+            searched += game.moves.len();
         }
         // The filters bite (the opening plies alone are dropped), yet most positions stay.
         assert!(
