@@ -225,14 +225,21 @@ fn nodes_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
             .label(legend(algorithm))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3)));
     }
+    draw_legend(&mut chart)?;
+    area.present()
+}
+
+/// The legend of a line chart, in the same place and style on every chart.
+fn draw_legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+) -> Drawn<'a> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(LABEL_FONT)
-        .draw()?;
-    area.present()
+        .draw()
 }
 
 fn ebf_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
@@ -273,13 +280,7 @@ fn ebf_chart<'a>(report: &Report, area: &Area<'a>) -> Drawn<'a> {
             .label(legend(algorithm))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(LABEL_FONT)
-        .draw()?;
+    draw_legend(&mut chart)?;
     area.present()
 }
 
