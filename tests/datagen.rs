@@ -88,6 +88,24 @@ fn same_seed_same_file_whatever_the_threads() {
     assert_ne!(two, other_seed);
 }
 
+/// `--nnue` plays the games with the embedded network, `--eval-file` with a network file:
+/// the same network gives the same games, and they are not the hand-crafted evaluation's.
+#[test]
+fn a_network_plays_its_own_games() {
+    let dir = common::scratch("datagen", "network");
+    let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/default.nnue");
+    let hand_crafted = generate(&dir, "hce.bin", &with(SMALL, &["--seed", "5"]));
+    let embedded = generate(&dir, "nnue.bin", &with(SMALL, &["--seed", "5", "--nnue"]));
+    let file = generate(
+        &dir,
+        "file.bin",
+        &with(SMALL, &["--seed", "5", "--eval-file", committed]),
+    );
+    assert!(!embedded.is_empty());
+    assert_eq!(embedded, file);
+    assert_ne!(embedded, hand_crafted);
+}
+
 /// A second run on the same file appends new games (the seed is mixed with the records
 /// already there), and cuts off a partial record a killed write left.
 #[test]
@@ -203,6 +221,14 @@ fn bad_arguments_are_refused() {
             "cannot be used with",
         ),
         (vec!["--games", "1", "--threads", "0"], "--threads"),
+        (
+            vec!["--games", "1", "--eval-file", missing.to_str().unwrap()],
+            "no-such-book.epd",
+        ),
+        (
+            vec!["--games", "1", "--eval-file", empty.to_str().unwrap()],
+            "empty.epd",
+        ),
     ] {
         let out = datagen(&output, &args);
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -31,6 +31,8 @@ use cutoff_engine::search::Searcher;
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::network_args::NetworkArgs;
+
 /// Without a terminal for the progress bar, a status line this often.
 const STATUS_INTERVAL: Duration = Duration::from_secs(60);
 /// Exit status after a second Ctrl-C (128 + SIGINT, as shells report it).
@@ -83,6 +85,9 @@ pub struct DatagenArgs {
     /// (`cutoff data from-pgn` turns it into the same records).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
+    /// The evaluation the games are played with (the hand-crafted one unless given).
+    #[command(flatten)]
+    pub network: NetworkArgs,
     /// Transposition table size of each game's search in MB.
     #[arg(long, default_value_t = datagen::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
@@ -168,6 +173,13 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         },
         None => None,
     };
+    let network = match args.network.load() {
+        Ok(network) => network,
+        Err(e) => {
+            eprintln!("cutoff datagen: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let settings = Settings {
         nodes: args.nodes,
         depth: args.depth,
@@ -201,7 +213,10 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let mut searchers = Vec::new();
     for _ in 0..args.threads {
         match Searcher::new(args.hash as usize) {
-            Ok(s) => searchers.push(s),
+            Ok(mut s) => {
+                s.set_network(network.clone());
+                searchers.push(s);
+            }
             Err(e) => {
                 eprintln!("cutoff datagen: {e}");
                 return ExitCode::FAILURE;
@@ -216,8 +231,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     install_interrupt_handler(&stop, &output);
 
     println!(
-        "datagen: {} thread(s), {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({existing} positions there)",
+        "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({existing} positions there)",
         args.threads,
+        args.network.describe(),
         settings.nodes,
         settings
             .depth

@@ -7,6 +7,7 @@ mod datagen;
 mod epd;
 mod genfens;
 mod lab;
+mod network_args;
 mod options;
 mod output;
 mod pgn;
@@ -22,8 +23,8 @@ use std::sync::atomic::AtomicBool;
 use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
-use cutoff_engine::nnue::{self, Network};
 use cutoff_engine::params;
+use network_args::NetworkArgs;
 
 /// The crate version and, when built from a git checkout, the commit (build.rs): for
 /// `--version` and the UCI `id name`.
@@ -57,12 +58,8 @@ enum Tool {
         /// Transposition table size in MB.
         #[arg(default_value_t = bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(command::BENCH_HASH_MB))]
         hash: u32,
-        /// Evaluate with the embedded network instead of the hand-crafted evaluation.
-        #[arg(long)]
-        nnue: bool,
-        /// Evaluate with this network file (implies --nnue).
-        #[arg(long, value_name = "FILE")]
-        eval_file: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        network: NetworkArgs,
     },
     /// Run EPD test suites (bm, am, dm, matetrack's bm #N, STS c0 points).
     Epd {
@@ -174,19 +171,14 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-            nnue,
-            eval_file,
+            network,
         }) => {
-            let network = match (eval_file, nnue) {
-                (Some(path), _) => match Network::load(&path) {
-                    Ok(network) => Some(Arc::new(network)),
-                    Err(e) => {
-                        eprintln!("cutoff: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                },
-                (None, true) => Some(Arc::new(nnue::embedded())),
-                (None, false) => None,
+            let network = match network.load() {
+                Ok(network) => network,
+                Err(e) => {
+                    eprintln!("cutoff: {e}");
+                    return ExitCode::FAILURE;
+                }
             };
             // No one sends `stop` here: the flags stay clear.
             let signals = Arc::default();
