@@ -88,14 +88,15 @@ fn same_seed_same_file_whatever_the_threads() {
     assert_ne!(two, other_seed);
 }
 
-/// `--nnue` plays the games with the embedded network, `--eval-file` with a network file:
-/// the same network gives the same games, and they are not the hand-crafted evaluation's.
+/// The embedded network plays the games unless told otherwise, `--eval-file` a network
+/// file and `--hce` the hand-crafted evaluation: the same network gives the same games,
+/// and they are not the hand-crafted evaluation's.
 #[test]
 fn a_network_plays_its_own_games() {
     let dir = common::scratch("datagen", "network");
     let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/default.nnue");
-    let hand_crafted = generate(&dir, "hce.bin", &with(SMALL, &["--seed", "5"]));
-    let embedded = generate(&dir, "nnue.bin", &with(SMALL, &["--seed", "5", "--nnue"]));
+    let hand_crafted = generate(&dir, "hce.bin", &with(SMALL, &["--seed", "5", "--hce"]));
+    let embedded = generate(&dir, "nnue.bin", &with(SMALL, &["--seed", "5"]));
     let file = generate(
         &dir,
         "file.bin",
@@ -228,6 +229,16 @@ fn bad_arguments_are_refused() {
         (
             vec!["--games", "1", "--eval-file", empty.to_str().unwrap()],
             "empty.epd",
+        ),
+        (
+            vec![
+                "--games",
+                "1",
+                "--hce",
+                "--eval-file",
+                empty.to_str().unwrap(),
+            ],
+            "cannot be used with",
         ),
     ] {
         let out = datagen(&output, &args);

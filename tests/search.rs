@@ -7,13 +7,14 @@
 mod suites;
 
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::eval::evaluate;
 use cutoff_engine::limits::Limits;
+use cutoff_engine::nnue;
 use cutoff_engine::score::{self, MATE, is_mate, mate_moves};
 use cutoff_engine::search::{
     Report, ScoreBound, SearchInfo, SearchOptions, SearchResult, Searcher,
@@ -702,12 +703,20 @@ fn a_single_legal_move_is_played_at_once() {
 #[test]
 fn bench_is_deterministic() {
     // Default depth (11) takes under a second on one thread here.
+    // The engine's default evaluation, the embedded network, as `cutoff bench` uses it.
     let depth = bench::DEFAULT_DEPTH;
+    let network = Arc::new(nnue::embedded());
     let run = || {
         let mut lines = Vec::new();
-        let (nodes, _) = bench::run(depth, 1, bench::DEFAULT_HASH_MB, None, |l| {
-            lines.push(l.nodes);
-        })
+        let (nodes, _) = bench::run(
+            depth,
+            1,
+            bench::DEFAULT_HASH_MB,
+            Some(network.clone()),
+            |l| {
+                lines.push(l.nodes);
+            },
+        )
         .expect("bench");
         assert_eq!(lines.len(), bench::POSITIONS.len());
         assert_eq!(lines.iter().sum::<u64>(), nodes);
@@ -721,10 +730,11 @@ fn bench_is_deterministic() {
         "bench {depth} node counts differ between runs"
     );
 
-    // The binary prints the same signature as the library.
-    let bench_binary = || {
+    // The binary prints the same signature as the library, with either evaluation.
+    let bench_binary = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
             .arg("bench")
+            .args(args)
             .output()
             .expect("run cutoff bench");
         assert!(out.status.success(), "cutoff bench failed: {out:?}");
@@ -742,10 +752,16 @@ fn bench_is_deterministic() {
         );
         fields[0].parse::<u64>().unwrap()
     };
-    let a = bench_binary();
-    let b = bench_binary();
+    let a = bench_binary(&[]);
+    let b = bench_binary(&[]);
     assert_eq!(a, b, "cutoff bench node counts differ between runs");
     assert_eq!(a, first.0, "cutoff bench disagrees with bench::run");
+    let hand_crafted = bench::run(depth, 1, bench::DEFAULT_HASH_MB, None, |_| {}).expect("bench");
+    assert_eq!(
+        bench_binary(&["--hce"]),
+        hand_crafted.0,
+        "cutoff bench --hce disagrees with bench::run"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

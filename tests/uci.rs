@@ -342,7 +342,7 @@ fn uci_handshake_declares_exact_options() {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
         "option name Syzygy50MoveRule type check default true",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
-        "option name UseNNUE type check default false",
+        "option name UseNNUE type check default true",
         "option name EvalFile type string default <embedded>",
         "uciok",
     ];

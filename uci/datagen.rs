@@ -85,7 +85,7 @@ pub struct DatagenArgs {
     /// (`cutoff data from-pgn` turns it into the same records).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
-    /// The evaluation the games are played with (the hand-crafted one unless given).
+    /// The evaluation the games are played with (the embedded network unless given).
     #[command(flatten)]
     pub network: NetworkArgs,
     /// Transposition table size of each game's search in MB.

@@ -2,11 +2,12 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cutoff_engine::epd::{self, Record, RecordResult};
 use cutoff_engine::limits::Limits;
+use cutoff_engine::nnue::Network;
 use cutoff_engine::search::{SearchOptions, Searcher};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -28,6 +29,8 @@ pub struct EpdRun {
     pub chess960: bool,
     /// Syzygy folders, as the UCI option `SyzygyPath` takes them.
     pub syzygy: Option<String>,
+    /// The network to search with; `None` for the hand-crafted evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// Per-position line: id, played move, expected, verdict, time to solution, depth, nodes.
@@ -185,6 +188,7 @@ pub fn run(settings: &EpdRun) -> bool {
                     || {
                         Searcher::new(settings.hash_mb).ok().map(|mut s| {
                             s.set_tablebases(tablebases.clone());
+                            s.set_network(settings.network.clone());
                             s
                         })
                     },

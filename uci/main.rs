@@ -23,6 +23,7 @@ use std::sync::atomic::AtomicBool;
 use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::nnue::Network;
 use cutoff_engine::params;
 use network_args::NetworkArgs;
 
@@ -94,6 +95,8 @@ enum Tool {
         /// Windows).
         #[arg(long, value_name = "PATH")]
         syzygy: Option<String>,
+        #[command(flatten)]
+        network: NetworkArgs,
     },
     /// Count the leaf nodes of the legal move tree.
     Perft {
@@ -150,6 +153,11 @@ enum Tool {
     },
 }
 
+/// The evaluation a tool asked for; a network that cannot be read is reported here.
+fn load_network(args: &NetworkArgs) -> Result<Option<Arc<Network>>, ()> {
+    args.load().map_err(|e| eprintln!("cutoff: {e}"))
+}
+
 fn main() -> ExitCode {
     // OpenBench's DATAGEN workload passes its request as one argument (then "quit").
     if let Some(request) = std::env::args().nth(1).filter(|a| a.starts_with("genfens")) {
@@ -173,12 +181,8 @@ fn main() -> ExitCode {
             hash,
             network,
         }) => {
-            let network = match network.load() {
-                Ok(network) => network,
-                Err(e) => {
-                    eprintln!("cutoff: {e}");
-                    return ExitCode::FAILURE;
-                }
+            let Ok(network) = load_network(&network) else {
+                return ExitCode::FAILURE;
             };
             // No one sends `stop` here: the flags stay clear.
             let signals = Arc::default();
@@ -200,7 +204,11 @@ fn main() -> ExitCode {
             json,
             chess960,
             syzygy,
+            network,
         }) => {
+            let Ok(network) = load_network(&network) else {
+                return ExitCode::FAILURE;
+            };
             let settings = epd::EpdRun {
                 files,
                 movetime,
@@ -212,6 +220,7 @@ fn main() -> ExitCode {
                 json,
                 chess960,
                 syzygy,
+                network,
             };
             if epd::run(&settings) {
                 ExitCode::SUCCESS

@@ -1,5 +1,6 @@
-//! The evaluation a command-line tool searches with: the hand-crafted one, the embedded
-//! network (`--nnue`) or a network file (`--eval-file`). `bench` and `datagen` share it.
+//! The evaluation a command-line tool searches with: the embedded network (the default, as
+//! in the engine), a network file (`--eval-file`) or the hand-crafted one (`--hce`).
+//! `bench`, `datagen` and `epd` share it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,10 +10,10 @@ use cutoff_engine::nnue::{self, Network};
 
 #[derive(Args, Debug, Clone)]
 pub struct NetworkArgs {
-    /// Evaluate with the embedded network instead of the hand-crafted evaluation.
-    #[arg(long)]
-    pub nnue: bool,
-    /// Evaluate with this network file (implies --nnue).
+    /// Evaluate with the hand-crafted evaluation instead of the embedded network.
+    #[arg(long, conflicts_with = "eval_file")]
+    pub hce: bool,
+    /// Evaluate with this network file instead of the embedded one.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
 }
@@ -21,21 +22,21 @@ impl NetworkArgs {
     /// The network to search with, or `None` for the hand-crafted evaluation; a file that
     /// cannot be read or is not a valid network is an error naming it.
     pub fn load(&self) -> Result<Option<Arc<Network>>, String> {
-        match (&self.eval_file, self.nnue) {
+        match (&self.eval_file, self.hce) {
             (Some(path), _) => Network::load(path)
                 .map(|network| Some(Arc::new(network)))
                 .map_err(|e| e.0),
-            (None, true) => Ok(Some(Arc::new(nnue::embedded()))),
-            (None, false) => Ok(None),
+            (None, false) => Ok(Some(Arc::new(nnue::embedded()))),
+            (None, true) => Ok(None),
         }
     }
 
     /// The evaluation in words, for a tool's first line of output.
     pub fn describe(&self) -> String {
-        match (&self.eval_file, self.nnue) {
+        match (&self.eval_file, self.hce) {
             (Some(path), _) => format!("network {}", path.display()),
-            (None, true) => "the embedded network".to_string(),
-            (None, false) => "the hand-crafted evaluation".to_string(),
+            (None, false) => "the embedded network".to_string(),
+            (None, true) => "the hand-crafted evaluation".to_string(),
         }
     }
 }

@@ -125,7 +125,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "UseNNUE",
-        kind: Kind::Check { default: false },
+        kind: Kind::Check { default: true },
     },
     OptionSpec {
         name: "EvalFile",

@@ -87,7 +87,7 @@ impl Session {
             skill_level: TOP_LEVEL,
             limit_strength: false,
             elo: ELO_MAX,
-            use_nnue: false,
+            use_nnue: true,
             network: Arc::new(nnue::embedded()),
             eval_file: EMBEDDED_NETWORK.to_string(),
             options: SearchOptions::default(),
@@ -430,7 +430,7 @@ impl Session {
     }
 
     /// `bench [depth] [threads] [hash]`: as `cutoff bench`, off this thread, with the
-    /// network if `UseNNUE` is on (as `cutoff bench --nnue`).
+    /// network if `UseNNUE` is on (as `cutoff bench`).
     fn bench(&mut self, depth: i32, threads: usize, hash_mb: usize) {
         if self.idle_searcher("bench").is_none() {
             return;
