@@ -133,14 +133,17 @@ fn lct2_impossible_castling_right_is_repaired() {
     assert_eq!(repaired[0].id.as_deref(), Some("LCTII.CMB.06"));
 }
 
-#[test]
-fn end_to_end_run_with_fixed_nodes() {
-    let dir = std::env::temp_dir().join(format!("cutoff-epd-{}", std::process::id()));
+/// Runs `cutoff epd` on the BK suite at 200,000 nodes a position with `extra` flags and
+/// returns how many it solved, checked against the JSON report.
+fn bk_solved_at_200k_nodes(extra: &[&str]) -> usize {
+    let dir =
+        std::env::temp_dir().join(format!("cutoff-epd-{}-{}", std::process::id(), extra.len()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("bk.json");
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["epd", "--nodes", "200000", "--jobs", "2", "--json"])
         .arg(&json)
+        .args(extra)
         .arg(public("tactical/bk.epd"))
         .output()
         .unwrap();
@@ -154,25 +157,53 @@ fn end_to_end_run_with_fixed_nodes() {
         .and_then(|s| s.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap();
-    // Fixed node budgets make the run deterministic: any change to search or evaluation
-    // may move this figure, which is then updated deliberately.
-    assert_eq!(solved, EXPECTED_BK_SOLVED_AT_200K_NODES, "{summary}");
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(doc["files"][0]["positions"], 24);
     assert_eq!(doc["files"][0]["solved"], solved);
     std::fs::remove_dir_all(&dir).ok();
+    solved
 }
 
-/// With the embedded network (the hand-crafted evaluation solved 15).
-const EXPECTED_BK_SOLVED_AT_200K_NODES: usize = 16;
+/// Fixed node budgets make the run deterministic: any change to search or evaluation
+/// may move these figures, which are then updated deliberately. The run evaluates as the
+/// engine does (the embedded network) unless told `--hce`.
+#[test]
+fn end_to_end_run_with_fixed_nodes() {
+    assert_eq!(
+        bk_solved_at_200k_nodes(&[]),
+        EXPECTED_BK_SOLVED_WITH_THE_NETWORK
+    );
+    assert_eq!(
+        bk_solved_at_200k_nodes(&["--hce"]),
+        EXPECTED_BK_SOLVED_HAND_CRAFTED
+    );
+}
+
+const EXPECTED_BK_SOLVED_WITH_THE_NETWORK: usize = 16;
+const EXPECTED_BK_SOLVED_HAND_CRAFTED: usize = 15;
 
 #[test]
-fn unreadable_file_fails_the_run() {
+fn unreadable_files_fail_the_run() {
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["epd", "--nodes", "1000", "/nonexistent/file.epd"])
         .output()
         .unwrap();
     assert!(!out.status.success());
+    // A network file that is not there is refused before any search.
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args([
+            "epd",
+            "--nodes",
+            "1000",
+            "--eval-file",
+            "/nonexistent/net.nnue",
+        ])
+        .arg(public("tactical/bk.epd"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/net.nnue"));
+    assert!(out.stdout.is_empty());
 }
 
 /// `epd/mate.epd` (made by `scripts/make_mate_suite.py`): each short mate is found again,
