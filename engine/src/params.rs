@@ -165,6 +165,11 @@ tunables! {
     /// Futility margin per ply of depth.
     FUTILITY_MARGIN: i32 = 90 (30..=200, c_end 8);
 
+    /// History pruning: at depth ≤ DEPTH, skip quiets whose history is below −MARGIN·depth.
+    HISTORY_PRUNE_DEPTH: i32 = 4 (1..=8, c_end 0.5);
+    /// History pruning's threshold per ply of depth.
+    HISTORY_PRUNE_MARGIN: i32 = 3000 (500..=8000, c_end 250);
+
     /// SEE pruning in the main search: skip moves losing more than MARGIN·depth (quiets) or
     /// MARGIN·depth² (captures).
     SEE_PRUNE_DEPTH: i32 = 8 (4..=14, c_end 0.5);
@@ -184,6 +189,11 @@ tunables! {
     LMR_DIVISOR: i32 = 225 (120..=400, c_end 10);
     /// History score that changes the reduction by one ply.
     LMR_HISTORY_DIVISOR: i32 = 6000 (2000..=16000, c_end 400);
+    /// Captures and promotions are reduced this share (in percent) of a quiet move's
+    /// reduction…
+    LMR_NOISY_PERCENT: i32 = 50 (0..=100, c_end 5);
+    /// …less one ply per this much capture history.
+    LMR_CAPTURE_HISTORY_DIVISOR: i32 = 4000 (1000..=16000, c_end 300);
 
     /// At the root, quiet moves after the first ROOT_LMR_MOVES are searched one ply shallower
     /// (then re-searched if they beat α), from ROOT_LMR_DEPTH on.
@@ -338,7 +348,7 @@ mod tests {
                 t.name
             );
         }
-        assert_eq!(TUNABLES.len(), 61);
+        assert_eq!(TUNABLES.len(), 65);
     }
 
     /// Bounds that the search uses as a pair (`clamp(min, max)` panics when min > max, and a

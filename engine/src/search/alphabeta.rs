@@ -326,8 +326,8 @@ pub(super) fn alphabeta<const PV: bool>(
         let quiet = is_quiet(m);
 
         // Step 12. Shallow pruning of late moves, once a line that avoids a lost outcome exists.
-        // Quiet checks are spared late-move and futility pruning: a mate hides among them
-        // more often than eval or move order can tell.
+        // Quiet checks are spared late-move, futility and history pruning: a mate hides
+        // among them more often than eval or move order can tell.
         if best_score > -TB_WIN_BOUND && !in_check {
             if quiet {
                 // Late-move pruning: enough quiets tried at this depth.
@@ -338,9 +338,13 @@ pub(super) fn alphabeta<const PV: bool>(
                     && eval
                         .is_some_and(|e| e + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha)
                     && stage == Stage::Quiet;
-                if (late || futile) && !td.board.gives_check(m) {
-                    // Both conditions hold for every quiet still to come: the picker
-                    // need only hand out the checks among them.
+                // History pruning: a quiet move with very bad history at low depth.
+                let unpromising = depth <= HISTORY_PRUNE_DEPTH()
+                    && stage == Stage::Quiet
+                    && picker.last_quiet_score() < -HISTORY_PRUNE_MARGIN() * depth;
+                if (late || futile || unpromising) && !td.board.gives_check(m) {
+                    // Each condition holds for every quiet still to come (they come in
+                    // order of history): the picker need only hand out their checks.
                     if stage == Stage::Quiet {
                         picker.keep_only_quiet_checks(&td.board);
                     }
@@ -414,13 +418,18 @@ pub(super) fn alphabeta<const PV: bool>(
             td.stack[ply].double_extensions + u8::from(extension == 2);
         let new_depth = depth - 1 + extension;
 
-        // Step 14. Late-move reductions for quiet moves tried late.
-        let reduction =
-            if depth >= LMR_DEPTH() && moves_searched >= LMR_MOVES() + usize::from(PV) && quiet {
-                let mut r = lmr_reduction(depth.min(63) as usize, moves_searched.min(63));
-                r -= i32::from(PV);
-                r += i32::from(!improving);
-                r -= i32::from(gives_check);
+        // Step 14. Late-move reductions for moves tried late: quiets by their history,
+        // captures and promotions by a share of that and by their capture history (the
+        // bad captures come after the quiets, and good ones tried late are rarely best).
+        let reduction = if depth >= LMR_DEPTH()
+            && moves_searched >= LMR_MOVES() + usize::from(PV)
+            && stage != Stage::TtMove
+        {
+            let mut r = lmr_reduction(depth.min(63) as usize, moves_searched.min(63));
+            r -= i32::from(PV);
+            r += i32::from(!improving);
+            r -= i32::from(gives_check);
+            if quiet {
                 r -= i32::from(stage == Stage::Killer);
                 let history = if stage == Stage::Quiet {
                     picker.last_quiet_score()
@@ -428,10 +437,14 @@ pub(super) fn alphabeta<const PV: bool>(
                     td.history.quiet_score(side, m, &continuations)
                 };
                 r -= history / LMR_HISTORY_DIVISOR();
-                r.clamp(0, new_depth - 1)
             } else {
-                0
-            };
+                r = r * LMR_NOISY_PERCENT() / 100
+                    - td.history.capture_score(side, m) / LMR_CAPTURE_HISTORY_DIVISOR();
+            }
+            r.clamp(0, new_depth - 1)
+        } else {
+            0
+        };
 
         // Step 15. PVS search of the child.
         let score = search_child(
