@@ -194,6 +194,12 @@ tunables! {
     LMR_NOISY_PERCENT: i32 = 50 (0..=100, c_end 5);
     /// …less one ply per this much capture history.
     LMR_CAPTURE_HISTORY_DIVISOR: i32 = 4000 (1000..=16000, c_end 300);
+    /// Extra plies of reduction at an expected cut node (a null-window child of a node
+    /// expected to fail low, or a reduced search), where one move is expected to refute.
+    LMR_CUT_NODE: i32 = 1 (0..=3, c_end 0.5);
+    /// Extra plies of reduction for a quiet move when the TT move is a capture: the
+    /// capture is the likely best move, the quiets less likely to matter.
+    LMR_TT_CAPTURE: i32 = 1 (0..=2, c_end 0.5);
 
     /// At the root, quiet moves after the first ROOT_LMR_MOVES are searched one ply shallower
     /// (then re-searched if they beat α), from ROOT_LMR_DEPTH on.
@@ -348,7 +354,7 @@ mod tests {
                 t.name
             );
         }
-        assert_eq!(TUNABLES.len(), 65);
+        assert_eq!(TUNABLES.len(), 67);
     }
 
     /// Bounds that the search uses as a pair (`clamp(min, max)` panics when min > max, and a

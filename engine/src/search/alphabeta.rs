@@ -49,6 +49,28 @@ fn lmr_reduction(depth: usize, moves: usize) -> i32 {
     lmr_formula(depth, moves)
 }
 
+/// The kind of node a search is, as the parent expects it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Node {
+    /// Searched with an open window: it must produce a line.
+    Pv,
+    /// A null-window node expected to fail high: one move should refute the parent's.
+    Cut,
+    /// A null-window node expected to fail low: every move must be searched.
+    All,
+}
+
+impl Node {
+    /// What a null-window child of this node is expected to be: the opposite (a refutation
+    /// answers every move of an all node; a cut node's first move meets an all node).
+    fn child(self) -> Node {
+        match self {
+            Node::Cut => Node::All,
+            Node::Pv | Node::All => Node::Cut,
+        }
+    }
+}
+
 /// Searches the child position reached by the move just made, by PVS: the first move
 /// gets the full window; later moves a null window, at reduced depth if `reduction` > 0,
 /// re-searched at full depth if they beat α, and with the full window if, in a PV node,
@@ -66,19 +88,26 @@ pub(super) fn search_child(
     ply: usize,
     first: bool,
     reduction: i32,
-    pv_node: bool,
+    node: Node,
 ) -> i32 {
+    let pv_node = node == Node::Pv;
     // The child's line is rebuilt by a PV search of it; any other search leaves none.
     if pv_node {
         td.pv[ply + 1].clear();
     }
     if first {
         return if pv_node {
-            -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1)
+            -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv)
         } else {
-            -alphabeta::<false>(td, shared, -beta, -alpha, new_depth, ply + 1)
+            -alphabeta::<false>(td, shared, -beta, -alpha, new_depth, ply + 1, node.child())
         };
     }
+    // A reduced search is expected to fail low here, so high in the child: a cut node.
+    let reduced_child = if reduction > 0 {
+        Node::Cut
+    } else {
+        node.child()
+    };
     let mut score = -alphabeta::<false>(
         td,
         shared,
@@ -86,17 +115,27 @@ pub(super) fn search_child(
         -alpha,
         new_depth - reduction,
         ply + 1,
+        reduced_child,
     );
     if score > alpha && reduction > 0 {
-        score = -alphabeta::<false>(td, shared, -alpha - 1, -alpha, new_depth, ply + 1);
+        score = -alphabeta::<false>(
+            td,
+            shared,
+            -alpha - 1,
+            -alpha,
+            new_depth,
+            ply + 1,
+            node.child(),
+        );
     }
     if pv_node && score > alpha && score < beta {
-        score = -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1);
+        score = -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv);
     }
     score
 }
 
-/// Negamax alpha-beta below the root. `PV` marks nodes searched with an open window.
+/// Negamax alpha-beta below the root. `PV` marks nodes searched with an open window;
+/// `node` says which kind the parent expects (`Node::Pv` exactly when `PV`).
 pub(super) fn alphabeta<const PV: bool>(
     td: &mut ThreadData,
     shared: &SharedState,
@@ -104,6 +143,7 @@ pub(super) fn alphabeta<const PV: bool>(
     mut beta: i32,
     mut depth: i32,
     ply: usize,
+    node: Node,
 ) -> i32 {
     if PV {
         td.pv[ply].clear();
@@ -271,8 +311,15 @@ pub(super) fn alphabeta<const PV: bool>(
             td.set_move(ply, None);
             td.stack[ply].null_move = true;
             td.board.make_null();
-            let score =
-                -alphabeta::<false>(td, shared, -beta, -beta + 1, depth - 1 - reduction, ply + 1);
+            let score = -alphabeta::<false>(
+                td,
+                shared,
+                -beta,
+                -beta + 1,
+                depth - 1 - reduction,
+                ply + 1,
+                node.child(),
+            );
             td.board.unmake();
             td.stack[ply].null_move = false;
             if td.stopped {
@@ -292,7 +339,8 @@ pub(super) fn alphabeta<const PV: bool>(
                 let verify_depth = depth - reduction;
                 let outer_min_ply = td.nmp_min_ply;
                 td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize;
-                let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply);
+                let verified =
+                    alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
                 td.nmp_min_ply = outer_min_ply;
                 if verified >= beta {
                     return score;
@@ -317,6 +365,7 @@ pub(super) fn alphabeta<const PV: bool>(
     let mut moves_searched = 0usize;
     let mut quiets_tried = MoveList::new();
     let mut captures_tried = MoveList::new();
+    let mut tt_capture = false;
 
     while let Some((m, stage)) = picker.next(&td.board, &td.history, &continuations) {
         if Some(m) == excluded {
@@ -324,6 +373,9 @@ pub(super) fn alphabeta<const PV: bool>(
         }
         shared.tt.prefetch(td.board.key_after_hint(m));
         let quiet = is_quiet(m);
+        if stage == Stage::TtMove {
+            tt_capture = !quiet;
+        }
 
         // Step 12. Shallow pruning of late moves, once a line that avoids a lost outcome exists.
         // Quiet checks are spared late-move, futility and history pruning: a mate hides
@@ -386,6 +438,11 @@ pub(super) fn alphabeta<const PV: bool>(
                 singular_beta,
                 (depth - 1) / 2,
                 ply,
+                if node == Node::Cut {
+                    Node::Cut
+                } else {
+                    Node::All
+                },
             );
             td.stack[ply].excluded = None;
             if td.stopped {
@@ -431,6 +488,8 @@ pub(super) fn alphabeta<const PV: bool>(
             r -= i32::from(gives_check);
             if quiet {
                 r -= i32::from(stage == Stage::Killer);
+                r += LMR_CUT_NODE() * i32::from(node == Node::Cut);
+                r += LMR_TT_CAPTURE() * i32::from(tt_capture);
                 let history = if stage == Stage::Quiet {
                     picker.last_quiet_score()
                 } else {
@@ -456,7 +515,7 @@ pub(super) fn alphabeta<const PV: bool>(
             ply,
             moves_searched == 0,
             reduction,
-            PV,
+            node,
         );
         td.board.unmake();
         if td.stopped {
@@ -568,7 +627,7 @@ mod tests {
             .store(board.key(), 0, 0, 900, 0, 20, Bound::Lower);
         let td = &mut searcher.threads[0];
         td.board = board;
-        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, 3, 0);
+        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, 3, 0, Node::Cut);
         (score, td.nodes)
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use shakmaty::{Move, Position};
 
-use super::alphabeta::search_child;
+use super::alphabeta::{Node, search_child};
 use super::state::{
     Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe,
     ThreadData,
@@ -410,7 +410,7 @@ fn root_search(
             0,
             moves_searched == 0,
             reduction,
-            true,
+            Node::Pv,
         );
         td.board.unmake();
         td.root_moves[i].nodes += td.nodes - nodes_before;
