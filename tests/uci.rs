@@ -1869,6 +1869,27 @@ fn eval_file_refuses_bad_files_and_keeps_serving() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The network is the default evaluation from the first search on: a fresh engine searches
+/// as one told `UseNNUE true`, not as one told `false` (until 2da74cd a fresh engine showed
+/// the option on but searched with the hand-crafted evaluation until an option was set).
+#[test]
+fn the_network_searches_without_any_setoption() {
+    let lines_of = |setup: Option<&str>| {
+        let mut e = Engine::spawn();
+        if let Some(line) = setup {
+            e.send(line);
+        }
+        e.send(&format!("position fen {MIDDLEGAME}"));
+        let s = search(&mut e, &board(MIDDLEGAME, false, &[]), "go depth 9");
+        e.quit();
+        let last = s.infos.last().expect("an info line");
+        (last.nodes, last.score.clone(), last.pv.clone(), s.best)
+    };
+    let fresh = lines_of(None);
+    assert_eq!(fresh, lines_of(Some("setoption name UseNNUE value true")));
+    assert_ne!(fresh, lines_of(Some("setoption name UseNNUE value false")));
+}
+
 #[test]
 fn commands_right_after_bestmove_are_accepted() {
     // The window is short but real: with other processes busy on a 2-core machine, about

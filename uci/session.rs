@@ -78,7 +78,7 @@ pub struct Session {
 impl Session {
     pub fn new() -> Result<Self, String> {
         let searcher = Searcher::new(16)?;
-        Ok(Session {
+        let mut session = Session {
             board: Board::default(),
             chess960: false,
             show_wdl: false,
@@ -94,7 +94,10 @@ impl Session {
             signals: searcher.signals(),
             searcher: Some(searcher),
             running: None,
-        })
+        };
+        // The searcher starts without a network; `UseNNUE` is on from the start.
+        session.apply_network();
+        Ok(session)
     }
 
     /// Reads commands until `quit` or end of input.
