@@ -78,6 +78,7 @@ pub struct Session {
 impl Session {
     pub fn new() -> Result<Self, String> {
         let searcher = Searcher::new(16)?;
+        searcher.tt().fault_in();
         let mut session = Session {
             board: Board::default(),
             chess960: false,
@@ -494,6 +495,9 @@ impl Session {
             // with a legal move all the same.
             error(&format!("cannot start the search thread: {e}"));
             self.searcher = Searcher::new(self.hash_mb).ok();
+            if let Some(s) = &self.searcher {
+                s.tt().fault_in();
+            }
             let first = self.board.legal_moves().first().copied();
             send(&output::bestmove(&self.board, first, None));
         }

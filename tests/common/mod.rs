@@ -82,6 +82,11 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts the engine.
     pub fn spawn() -> Engine {
         Engine::spawn_command(Command::new(BINARY))

@@ -76,9 +76,12 @@ impl Searcher {
         self.shared.signals = signals;
     }
 
-    /// Resizes the table; on failure the old table is kept.
+    /// Resizes the table and takes its memory now (`TranspositionTable::fault_in`); on
+    /// failure the old table is kept.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
-        self.shared.tt.resize(mb)
+        self.shared.tt.resize(mb)?;
+        self.shared.tt.fault_in();
+        Ok(())
     }
 
     /// The transposition table the threads share.
