@@ -19,13 +19,17 @@ are UCI spin options, and `cutoff spsa-params` lists them as OpenBench input lin
 Every iteration is appended to --log as one JSON line (θ after the update, the two
 engines' values, the result, the game count); a run with the same --log resumes after
 its last complete iteration. After each iteration --plot is redrawn: each parameter's
-path, normalised to its range.
+path, normalised to its range. --batch K plays K iterations at once from the same θ and
+applies their updates in order, so that a run planned for 8 games an iteration on 2 cores
+can go on at concurrency 16 on a larger machine with the same gains (a killed batch is
+replayed whole).
 
 Examples (build the engine with `cargo build --release --features tune-search
 --target-dir target/tune`)
   cutoff spsa-params | grep -v '^TIME_' > search.spsa     # time management needs a clock
   spsa.py --engine target/tune/release/cutoff --params search.spsa --nodes 20000 \
       --iterations 2500 --games-per-iter 8 --concurrency 2      # 20,000 games on 2 cores
+  (the same, resumed on 16 cores: --concurrency 16 --batch 2)
   spsa.py --engine target/tune/release/cutoff --tc 5+0.05 --concurrency 15 \
       --games-per-iter 30 --iterations 700                       # everything, under a clock
 """
@@ -37,6 +41,7 @@ import random
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ALPHA = 0.602
@@ -148,10 +153,10 @@ def append(path, entry):
         os.fsync(f.fileno())
 
 
-def run_match(args, plus, minus, seed):
+def run_match(args, plus, minus, seed, concurrency):
     cmd = [args.python, str(args.match), "--a", args.engine, "--b", args.engine,
            "--a-name", "plus", "--b-name", "minus", "--games", str(args.games_per_iter),
-           "--concurrency", str(args.concurrency), "--seed", str(seed), "--quiet"]
+           "--concurrency", str(concurrency), "--seed", str(seed), "--quiet"]
     cmd += ["--nodes", str(args.nodes)] if args.tc is None else ["--tc", args.tc]
     if args.openings:
         cmd += ["--openings", str(args.openings)]
@@ -210,6 +215,30 @@ def engine_params(engine):
     return done.stdout.splitlines()
 
 
+def play_batch(args, params, setup, theta, games, batch, match):
+    """Plays the iterations in `batch` at once, every one perturbed from the same θ (as
+    OpenBench's workers play from the θ they were handed), splitting --concurrency
+    between them; then applies their updates in order. Returns their log entries."""
+    pairs_per_iter = setup["games_per_iter"] // 2
+    pairs_total = setup["iterations"] * pairs_per_iter
+    jobs = []
+    for k in batch:
+        deltas = random_signs(params, setup["seed"], k)
+        plus, minus = perturbed(params, theta, deltas, pairs_total, k * pairs_per_iter)
+        jobs.append((k, deltas, plus, minus))
+    each = max(1, args.concurrency // len(jobs))
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        results = list(pool.map(lambda job: match(args, job[2], job[3], setup["seed"] * 1_000_003 + job[0], each),
+                                jobs))
+    entries = []
+    for (k, deltas, plus, minus), (w, d, l) in zip(jobs, results):
+        theta = updated(params, theta, deltas, pairs_total, k * pairs_per_iter, w - l)
+        games += w + d + l
+        entries.append({"iteration": k, "theta": theta, "plus": plus, "minus": minus, "delta": deltas,
+                        "result": [w, d, l], "games": games})
+    return entries
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", required=True, help="a tuning build (--features tune-search)")
@@ -220,6 +249,9 @@ def main(argv=None):
     limit.add_argument("--nodes", type=int, default=10000, help="nodes per move (default 10000)")
     limit.add_argument("--tc", help="BASE+INC seconds instead of fixed nodes (leave a core free)")
     ap.add_argument("--concurrency", type=int, default=os.cpu_count(), help="games at once (default: all cores)")
+    ap.add_argument("--batch", type=int, default=1,
+                    help="iterations played at once from the same θ, sharing --concurrency (default 1): "
+                         "keeps many cores busy when an iteration has fewer games than cores")
     ap.add_argument("--openings", type=Path, default=SHARED / "epd/openings/UHO_4060_v4.epd")
     ap.add_argument("--seed", type=int, default=1, help="Δ and the openings follow from it")
     ap.add_argument("--log", type=Path, default=Path("spsa.jsonl"))
@@ -228,8 +260,8 @@ def main(argv=None):
     ap.add_argument("--python", default=sys.executable, help="a Python with python-chess, for match.py")
     args = ap.parse_args(argv)
     args.games_per_iter = args.games_per_iter or 2 * args.concurrency
-    if args.games_per_iter < 2 or args.games_per_iter % 2 or args.iterations < 1 or args.concurrency < 1:
-        ap.error("--games-per-iter must be even and ≥ 2; --iterations and --concurrency ≥ 1")
+    if args.games_per_iter < 2 or args.games_per_iter % 2 or min(args.iterations, args.concurrency, args.batch) < 1:
+        ap.error("--games-per-iter must be even and ≥ 2; --iterations, --concurrency and --batch ≥ 1")
     if not args.openings.exists():
         ap.error(f"no openings at {args.openings}: give --openings (fixed-node games from one position repeat)")
 
@@ -249,24 +281,21 @@ def main(argv=None):
         params = [Param.parse(line) for line in setup["params"]]
     theta = records[-1]["theta"] if records else {p.name: p.value for p in params}
     games = records[-1]["games"] if records else 0
-    pairs_per_iter = setup["games_per_iter"] // 2
-    pairs_total = setup["iterations"] * pairs_per_iter
     print(f"spsa: {len(params)} parameters, {setup['iterations']} iterations of {setup['games_per_iter']} games "
           f"at {setup['limit']}, from iteration {len(records)}", flush=True)
 
-    for k in range(len(records), setup["iterations"]):
-        j = k * pairs_per_iter
-        deltas = random_signs(params, setup["seed"], k)
-        plus, minus = perturbed(params, theta, deltas, pairs_total, j)
-        w, d, l = run_match(args, plus, minus, seed=setup["seed"] * 1_000_003 + k)
-        theta = updated(params, theta, deltas, pairs_total, j, w - l)
-        games += w + d + l
-        entry = {"iteration": k, "theta": theta, "plus": plus, "minus": minus, "delta": deltas,
-                 "result": [w, d, l], "games": games}
-        append(args.log, entry)
-        records.append(entry)
+    k = len(records)
+    while k < setup["iterations"]:
+        batch = range(k, min(k + args.batch, setup["iterations"]))
+        entries = play_batch(args, params, setup, theta, games, batch, run_match)
+        for entry in entries:
+            append(args.log, entry)
+            records.append(entry)
+            w, d, l = entry["result"]
+            print(f"iteration {entry['iteration'] + 1}/{setup['iterations']}: plus +{w} ={d} -{l}, "
+                  f"{entry['games']} games", flush=True)
+        theta, games, k = entries[-1]["theta"], entries[-1]["games"], batch.stop
         plot(args.plot, params, records)
-        print(f"iteration {k + 1}/{setup['iterations']}: plus +{w} ={d} -{l}, {games} games", flush=True)
 
     print("θ after the tune (name, value, default):")
     for p in params:

@@ -65,6 +65,37 @@ class Steps(unittest.TestCase):
         self.assertEqual(set(first.values()), {-1, 1})
 
 
+class Batches(unittest.TestCase):
+    def test_a_batch_perturbs_from_one_theta_and_updates_in_order(self):
+        params = [param(), param("NMP_DEPTH, int, 3, 1, 6, 0.5, 0.002")]
+        setup = {"iterations": 10, "games_per_iter": 4, "seed": 3}
+        theta = {"RFP_MARGIN": 75.0, "NMP_DEPTH": 3.0}
+        results = {4: (3, 1, 0), 5: (0, 1, 3), 6: (2, 2, 0)}
+        calls = []
+
+        def match(args, plus, minus, seed, concurrency):
+            k = next(k for k in results if seed == 3 * 1_000_003 + k)
+            calls.append((k, plus, minus, concurrency))
+            return results[k]
+
+        class Args:
+            concurrency = 7
+
+        entries = spsa.play_batch(Args, params, setup, theta, 32, range(4, 7), match)
+        # Each iteration of the batch played at the θ it started from, with its own Δ…
+        for k, plus, minus, concurrency in calls:
+            deltas = spsa.random_signs(params, 3, k)
+            self.assertEqual((plus, minus), spsa.perturbed(params, theta, deltas, 20, 2 * k))
+            self.assertEqual(concurrency, 2)
+        # …and the updates follow one another in iteration order.
+        expected, games = dict(theta), 32
+        for entry, k in zip(entries, (4, 5, 6)):
+            w, d, l = results[k]
+            expected = spsa.updated(params, expected, spsa.random_signs(params, 3, k), 20, 2 * k, w - l)
+            games += w + d + l
+            self.assertEqual((entry["iteration"], entry["theta"], entry["games"]), (k, expected, games))
+
+
 class Text(unittest.TestCase):
     def test_openbench_lines_round_trip(self):
         line = "SEE_QUIET_MARGIN, int, -60, -150, -10, 5, 0.002"
