@@ -737,12 +737,17 @@ fn large_hash_is_ready_within_a_second_every_time() {
     e.quit();
 }
 
-/// The memory the system says is available (Linux: `MemAvailable`), in MiB.
-fn available_mib() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+/// A `Name:   N kB` field of a /proc file (Linux), in MiB.
+fn proc_mib(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
+}
+
+/// The memory the system says is available (Linux: `MemAvailable`), in MiB.
+fn available_mib() -> Option<u64> {
+    proc_mib("/proc/meminfo", "MemAvailable:")
 }
 
 /// A table's pages are the engine's before `readyok`, not taken one by one during the
@@ -752,16 +757,8 @@ fn available_mib() -> Option<u64> {
 #[test]
 fn hash_memory_is_taken_before_readyok() {
     let mut e = Engine::spawn();
-    let resident_mib = |e: &Engine| {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
-        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
-        line.split_whitespace()
-            .nth(1)
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            / 1024
-    };
+    let resident_mib =
+        |e: &Engine| proc_mib(&format!("/proc/{}/status", e.pid()), "VmRSS:").expect("VmRSS");
     e.sync();
     let at_start = resident_mib(&e);
     assert!(at_start >= 16, "default Hash 16: {at_start} MiB resident");
