@@ -591,6 +591,11 @@ fn fresh_search(setoptions: &[&str], go: &str) -> Transcript {
     e.send(&format!("position fen {MIDDLEGAME}"));
     let s = search(&mut e, &board(MIDDLEGAME, false, &[]), go);
     e.quit();
+    transcript(s)
+}
+
+/// What two searches must share to be the same search.
+fn transcript(s: Search) -> Transcript {
     let infos = s
         .infos
         .into_iter()
@@ -675,6 +680,45 @@ fn impossible_hash_size_keeps_the_engine_serving() {
     e.send("setoption name Hash value 8");
     e.expect_silent("Hash 8 after an impossible size");
     search(&mut e, &b, "go depth 5");
+    e.quit();
+}
+
+/// A search thread that cannot be started is reported, its `go` still gets a legal
+/// `bestmove`, and the searcher keeps what it had: the next search is node for node the one
+/// a fresh engine runs. (Until `go` handed the searcher over in a slot, it was remade and
+/// searched with the hand-crafted evaluation, one thread and no tablebases.) Linux only:
+/// `prlimit` lowers the engine's address-space limit so that the 64 MiB stack of a search
+/// thread cannot be mapped, then lifts it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_search_thread_that_cannot_start_costs_no_setting() {
+    let fresh = fresh_search(&[], "go depth 8");
+    let mut e = Engine::spawn();
+    let pid = e.pid();
+    let limit_address_space = |soft: &str| {
+        let status = std::process::Command::new("prlimit")
+            .arg(format!("--pid={pid}"))
+            .arg(format!("--as={soft}:"))
+            .status()
+            .expect("prlimit (util-linux)");
+        assert!(status.success(), "prlimit --as={soft}: {status}");
+    };
+    let b = board(MIDDLEGAME, false, &[]);
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    e.expect_silent("position");
+    let size = proc_mib(&format!("/proc/{pid}/status"), "VmSize:").expect("VmSize");
+    limit_address_space(&((size + 32) << 20).to_string());
+    let lines = e.go("go depth 8");
+    limit_address_space("unlimited");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: cannot start the search thread: "),
+        "{lines:?}"
+    );
+    let best = lines[1].strip_prefix("bestmove ").expect("a bestmove");
+    b.parse_uci(best)
+        .unwrap_or_else(|e| panic!("illegal bestmove in {lines:?}: {e}"));
+    assert_eq!(transcript(search(&mut e, &b, "go depth 8")), fresh);
     e.quit();
 }
 

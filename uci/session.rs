@@ -5,8 +5,8 @@
 
 use std::io::BufRead;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,12 @@ pub fn send(line: &str) {
 
 fn error(message: &str) {
     send(&format!("info string error: {message}"));
+}
+
+/// Takes the searcher out of the slot `go` hands it over in. Every profile aborts on a
+/// panic, so the lock is never poisoned; reading through a poisoned one would be sound.
+fn take(slot: &Mutex<Option<Searcher>>) -> Option<Searcher> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
 }
 
 /// A job running on its worker thread: a search (which hands the searcher back when it
@@ -469,14 +475,22 @@ impl Session {
             return;
         }
         let limits = self.limits(&go);
-        let Some(mut searcher) = self.searcher.take() else {
+        let Some(searcher) = self.searcher.take() else {
             return error("no searcher available");
         };
         self.signals.ponder.store(limits.ponder, Ordering::Relaxed);
         let board = self.board.clone();
         let options = self.options.clone();
         let show_wdl = self.show_wdl;
+        // The searcher goes over in a slot the session keeps a handle to: a thread that
+        // cannot be started drops its closure, and the searcher (its table, threads,
+        // network and tablebases) must not go with it.
+        let slot = Arc::new(Mutex::new(Some(searcher)));
+        let handed = Arc::clone(&slot);
         let spawned = self.spawn("search", SEARCH_STACK_SIZE, move |done| {
+            let Some(mut searcher) = take(&handed) else {
+                unreachable!("the session takes the searcher back only if no thread started")
+            };
             let result = searcher.search(&board, &limits, &options, &mut |report| match report {
                 Report::Iteration(info) => send(&output::info(&info, &board, show_wdl)),
                 Report::CurrentMove { depth, mv, number } => send(&format!(
@@ -491,13 +505,9 @@ impl Session {
             Some(searcher)
         });
         if let Err(e) = spawned {
-            // The searcher moved into the closure is lost: make a new one, and answer
-            // with a legal move all the same.
+            // Answered with a legal move all the same; the searcher stays for the next `go`.
             error(&format!("cannot start the search thread: {e}"));
-            self.searcher = Searcher::new(self.hash_mb).ok();
-            if let Some(s) = &self.searcher {
-                s.tt().fault_in();
-            }
+            self.searcher = take(&slot);
             let first = self.board.legal_moves().first().copied();
             send(&output::bestmove(&self.board, first, None));
         }
