@@ -722,8 +722,10 @@ fn a_search_thread_that_cannot_start_costs_no_setting() {
     e.quit();
 }
 
+/// Setting a large table answers `readyok` within seconds (its pages are taken then), and
+/// clearing it within a second, every time.
 #[test]
-fn large_hash_is_ready_within_a_second_every_time() {
+fn large_hash_is_ready_promptly_every_time() {
     let _lock = timing_lock();
     let mut e = Engine::spawn();
     let b = Board::default();
