@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Unit tests of scripts/spsa.py's arithmetic and bookkeeping (no engine, no chess).
+"""Unit tests of scripts/spsa.py's arithmetic and bookkeeping, and of scripts/spsa_result.py
+(no engine, no chess).
 
 Run: python3 tests/python/test_spsa.py
 """
 import importlib.util
 import json
+import re
 import tempfile
 import unittest
 from pathlib import Path
@@ -13,6 +15,10 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "spsa.py"
 spec = importlib.util.spec_from_file_location("spsa", SCRIPT)
 spsa = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(spsa)
+result_spec = importlib.util.spec_from_file_location("spsa_result", SCRIPT.with_name("spsa_result.py"))
+spsa_result = importlib.util.module_from_spec(result_spec)
+result_spec.loader.exec_module(spsa_result)
+PARAMS_RS = SCRIPT.parents[1] / "engine" / "src" / "params.rs"
 
 
 def param(line="RFP_MARGIN, int, 75, 30, 150, 6, 0.002"):
@@ -132,6 +138,43 @@ class Text(unittest.TestCase):
         self.assertTrue(svg.startswith("<svg "))
         self.assertEqual(svg.count("<polyline"), 2)
         self.assertIn('points="20.0,70.0 70.0,60.0 120.0,80.0"', svg)
+
+
+class Result(unittest.TestCase):
+    SNIPPET = ("    LMR_DEPTH: i32 = 3 (1..=6, c_end 0.5);\n"
+               "    ROOT_LMR_DEPTH: i32 = 3 (1..=8, c_end 0.5);\n"
+               "    SEE_QUIET_MARGIN: i32 = -60 (-150..=-10, c_end 5);\n")
+
+    def test_the_last_theta_is_rounded(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "log.jsonl"
+            spsa.append(log, {"setup": {"params": ["LMR_DEPTH, int, 3, 1, 6, 0.5, 0.002",
+                                                   "SEE_QUIET_MARGIN, int, -60, -150, -10, 5, 0.002"]}})
+            _, values, games = spsa_result.tuned(log)
+            self.assertEqual((values, games), ({"LMR_DEPTH": 3, "SEE_QUIET_MARGIN": -60}, 0))
+            spsa.append(log, {"theta": {"LMR_DEPTH": 3.6, "SEE_QUIET_MARGIN": -57.4}, "games": 8})
+            _, values, games = spsa_result.tuned(log)
+            self.assertEqual((values, games), ({"LMR_DEPTH": 4, "SEE_QUIET_MARGIN": -57}, 8))
+
+    def test_baking_changes_only_the_named_defaults(self):
+        text = spsa_result.baked(self.SNIPPET, {"LMR_DEPTH": 4, "SEE_QUIET_MARGIN": -45})
+        self.assertEqual(text, self.SNIPPET.replace("= 3 (1..=6", "= 4 (1..=6").replace("-60 (", "-45 ("))
+
+    def test_a_name_not_declared_once_bakes_nothing(self):
+        for values in ({"NMP_DEPTH": 2}, {"LMR_DEPTH": 4, "X": 1}):
+            with self.assertRaises(ValueError):
+                spsa_result.baked(self.SNIPPET, values)
+        with self.assertRaises(ValueError):
+            spsa_result.baked(self.SNIPPET + self.SNIPPET, {"LMR_DEPTH": 4})
+
+    def test_every_tunable_in_params_rs_bakes_in_place(self):
+        text = PARAMS_RS.read_text()
+        declared = dict(re.findall(r"^\s+([A-Z_]+): \w+ = (-?\d+) \(", text, re.MULTILINE))
+        self.assertGreater(len(declared), 40)
+        self.assertEqual(spsa_result.baked(text, {n: int(v) for n, v in declared.items()}), text)
+        moved = spsa_result.baked(text, {n: int(v) + 1 for n, v in declared.items()})
+        self.assertEqual(dict(re.findall(r"^\s+([A-Z_]+): \w+ = (-?\d+) \(", moved, re.MULTILINE)),
+                         {n: str(int(v) + 1) for n, v in declared.items()})
 
 
 if __name__ == "__main__":
