@@ -206,14 +206,17 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
                 Ok(0)
             }
             "searchmoves" => {
+                let before = go.searchmoves.len();
                 let moves = args[i + 1..]
                     .iter()
                     .take_while(|m| !GO_KEYWORDS.contains(m));
                 go.searchmoves.extend(moves.map(|m| m.to_string()));
+                // The words this keyword took; a repeated `searchmoves` adds to the list.
+                let taken = go.searchmoves.len() - before;
                 if go.searchmoves.is_empty() {
                     Err("go searchmoves: no moves given".to_string())
                 } else {
-                    Ok(go.searchmoves.len())
+                    Ok(taken)
                 }
             }
             "wtime" | "btime" | "winc" | "binc" | "movetime" => {
@@ -345,6 +348,13 @@ mod tests {
         };
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
         assert!(go.infinite);
+        // A second `searchmoves` adds to the list and leaves the next limit in force (it
+        // used to skip as many words as the whole list held, `depth 3` with them).
+        let Command::Go(go) = ok("go searchmoves e2e4 searchmoves d2d4 depth 3") else {
+            panic!()
+        };
+        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(go.depth, Some(3));
         // A bad value is reported and left out; the rest of the line still counts.
         let errors = |line: &str| match ok(line) {
             Command::Go(go) => go.errors,
