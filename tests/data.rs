@@ -116,6 +116,30 @@ fn a_fastchess_pgn_converts_with_datagen_filters() {
     assert_eq!(labels, expected);
 }
 
+/// A PGN that is not all UTF-8 (a player's name in Latin-1) converts as the same PGN
+/// in UTF-8 does: the bad byte costs nothing (it used to refuse the whole file).
+#[test]
+fn a_latin1_player_name_costs_no_game() {
+    let dir = common::scratch("data", "latin1");
+    let mut bytes = std::fs::read("tests/data/fastchess-sample.pgn").unwrap();
+    let name = b"cutoff-a";
+    let at = bytes.windows(name.len()).position(|w| w == name).unwrap();
+    bytes.splice(at..at + name.len(), *b"Jos\xe9");
+    let pgn = dir.join("latin1.pgn");
+    std::fs::write(&pgn, &bytes).unwrap();
+    let (reference, converted) = (dir.join("reference.bin"), dir.join("latin1.bin"));
+    for (input, output) in [
+        ("tests/data/fastchess-sample.pgn", &reference),
+        (s(&pgn), &converted),
+    ] {
+        ok(&["data", "from-pgn", input, "--output", s(output)]);
+    }
+    assert_eq!(
+        common::read_records(&converted),
+        common::read_records(&reference)
+    );
+}
+
 #[test]
 fn text_round_trips_and_shuffles_are_permutations() {
     let dir = common::scratch("data", "tools");
@@ -155,6 +179,15 @@ fn text_round_trips_and_shuffles_are_permutations() {
     }
     assert!(orders[1].0.contains("shard(s)") && !orders[1].0.contains("(1 shard"));
     assert_eq!(orders[1].1, orders[2].1);
+    // A shard size that is not a positive number is a usage error, not a shard a record.
+    for memory in ["0", "-1", "NaN", "inf"] {
+        let out = dir.join("refused.bin");
+        let flag = format!("--memory-mb={memory}");
+        let run = cutoff(&["data", "shuffle", s(&data), "--output", s(&out), &flag]);
+        assert_eq!(run.status.code(), Some(2), "--memory-mb {memory}");
+        assert!(String::from_utf8_lossy(&run.stderr).contains("positive number of MB"));
+        assert!(!out.exists());
+    }
 
     // A split: the two parts make the whole.
     let (train, valid) = (dir.join("train.bin"), dir.join("valid.bin"));

@@ -294,3 +294,19 @@ fn an_interrupt_leaves_whole_games() {
     );
     assert_eq!(records, reference);
 }
+
+/// OpenBench's genfens hands each opening out as it is found: a count too large to hold
+/// (it used to reserve memory for all of them and abort) starts answering at once.
+#[test]
+fn genfens_streams_any_count() {
+    let mut command = Command::new(BINARY);
+    command.args(["genfens 1000000000000 seed 1 book None", "quit"]);
+    let mut e = common::Engine::spawn_command(command);
+    for _ in 0..3 {
+        let line = e.recv(common::LONG).expect("an opening");
+        let fen = line
+            .strip_prefix("info string genfens ")
+            .unwrap_or_else(|| panic!("{line}"));
+        cutoff_engine::board::Board::from_fen(fen, false).unwrap();
+    }
+}

@@ -204,6 +204,25 @@ fn unreadable_files_fail_the_run() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/net.nnue"));
     assert!(out.stdout.is_empty());
+    // So is a JSON report that cannot be written: said before any search, not after the
+    // whole suite (at 10 million nodes a position this would take minutes otherwise).
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args([
+            "epd",
+            "--nodes",
+            "10000000",
+            "--json",
+            "/nonexistent/out.json",
+        ])
+        .arg(public("tactical/bk.epd"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("cannot create /nonexistent/out.json.partial")
+    );
+    assert!(out.stdout.is_empty());
 }
 
 /// `epd/mate.epd` (made by `scripts/make_mate_suite.py`): each short mate is found again,

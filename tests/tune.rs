@@ -180,6 +180,21 @@ fn tune_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
         )
     );
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), "old");
+    assert!(!scratch.0.join("weights.rs.partial").exists());
+
+    // An output that cannot be written is said before the data is read.
+    let run = tune(&[
+        data.to_str().unwrap(),
+        "--output",
+        "/nonexistent/weights.rs",
+    ]);
+    assert!(!run.status.success());
+    assert!(
+        String::from_utf8_lossy(&run.stderr)
+            .starts_with("cutoff tune: cannot create /nonexistent/weights.rs.partial: "),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
 
     let run = tune(&[
         data.to_str().unwrap(),

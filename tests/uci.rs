@@ -683,6 +683,31 @@ fn impossible_hash_size_keeps_the_engine_serving() {
     e.quit();
 }
 
+/// The binary starts from a path that is not UTF-8 (a Latin-1 folder name), and an argument
+/// that is not UTF-8 gets a usage error: both used to panic reading the arguments.
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_do_not_crash_the_engine() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = common::scratch("uci", "latin1");
+    let link = dir.join(OsStr::from_bytes(b"cut\xe9off"));
+    std::os::unix::fs::symlink(common::BINARY, &link).unwrap();
+    let mut e = Engine::spawn_command(std::process::Command::new(&link));
+    e.send("uci");
+    e.expect_line("uciok", LONG);
+    e.quit();
+    let out = std::process::Command::new(common::BINARY)
+        .arg(OsStr::from_bytes(b"\xff"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error:"),
+        "{out:?}"
+    );
+}
+
 /// A search thread that cannot be started is reported, its `go` still gets a legal
 /// `bestmove`, and the searcher keeps what it had: the next search is node for node the one
 /// a fresh engine runs. (Until `go` handed the searcher over in a slot, it was remade and

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -18,6 +18,7 @@ use cutoff_engine::data::{self, HEADER_BYTES, Header, PackedPosition, RECORD_BYT
 use cutoff_engine::rng::Rng;
 use shakmaty::Role;
 
+use crate::pending_file::PendingFile;
 use crate::pgn;
 
 /// Memory for one shard of `shuffle` unless `--memory-mb` says otherwise.
@@ -80,7 +81,7 @@ pub enum DataTool {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Memory a shard may take (MB; fractions allowed).
-        #[arg(long, default_value_t = DEFAULT_SHUFFLE_MB)]
+        #[arg(long, default_value_t = DEFAULT_SHUFFLE_MB, value_parser = positive_mb)]
         memory_mb: f64,
     },
     /// Splits off a validation set of --validation records, drawn at random.
@@ -95,6 +96,15 @@ pub enum DataTool {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+}
+
+/// `--memory-mb`: a positive number of megabytes (0, a negative or NaN would make a shard
+/// of every record).
+fn positive_mb(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(mb) if mb > 0.0 && mb.is_finite() => Ok(mb),
+        _ => Err(format!("expected a positive number of MB, not '{text}'")),
+    }
 }
 
 /// Runs `cutoff data`.
@@ -158,12 +168,9 @@ fn record_count(path: &Path) -> Result<u64, String> {
     Ok(len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64)
 }
 
-/// An output written under a temporary name and renamed into place by [`Output::finish`];
-/// dropped unfinished (an error), it removes the temporary file.
+/// A data or text output: a [`PendingFile`] and the records written to it.
 struct Output {
-    temporary: PathBuf,
-    target: PathBuf,
-    writer: Option<BufWriter<File>>,
+    file: PendingFile,
     count: u64,
 }
 
@@ -177,27 +184,14 @@ impl Output {
     }
 
     fn raw(target: &Path) -> Result<Output, String> {
-        let mut name = target.as_os_str().to_owned();
-        name.push(".partial");
-        let temporary = PathBuf::from(name);
-        let file = File::create(&temporary)
-            .map_err(|e| format!("cannot create {}: {e}", temporary.display()))?;
         Ok(Output {
-            temporary,
-            target: target.to_path_buf(),
-            writer: Some(BufWriter::with_capacity(1 << 20, file)),
+            file: PendingFile::create(target)?,
             count: 0,
         })
     }
 
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let writer = self
-            .writer
-            .as_mut()
-            .expect("an output is written until finished");
-        writer
-            .write_all(bytes)
-            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))
+        self.file.write_bytes(bytes)
     }
 
     fn push(&mut self, record: &PackedPosition) -> Result<(), String> {
@@ -206,24 +200,9 @@ impl Output {
     }
 
     /// Flushes, and moves the file into place; returns the records written.
-    fn finish(mut self) -> Result<u64, String> {
-        let writer = self.writer.take().expect("finished once");
-        let file = writer
-            .into_inner()
-            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))?;
-        file.sync_all()
-            .map_err(|e| format!("cannot write {}: {e}", self.temporary.display()))?;
-        std::fs::rename(&self.temporary, &self.target)
-            .map_err(|e| format!("cannot rename to {}: {e}", self.target.display()))?;
+    fn finish(self) -> Result<u64, String> {
+        self.file.finish()?;
         Ok(self.count)
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        if self.writer.is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
     }
 }
 
@@ -383,9 +362,9 @@ fn from_pgn(inputs: &[PathBuf], output: &Path) -> Result<String, String> {
     let mut out = Output::records(output)?;
     let (mut games, mut skipped) = (0, 0);
     for input in inputs {
-        let text =
-            std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
-        for game in pgn::games(&text) {
+        // Read lossily: a player's name in Latin-1 must not cost the file its games.
+        let bytes = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        for game in pgn::games(&String::from_utf8_lossy(&bytes)) {
             match pgn::samples(&game) {
                 Ok(samples) => {
                     games += 1;
@@ -430,12 +409,16 @@ fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<
     } else {
         // Deal every record to a random shard (files beside the output), then shuffle
         // each shard in memory and append it.
-        let mut shard_outputs = (0..shards)
+        let shard_paths: Vec<PathBuf> = (0..shards)
             .map(|i| {
                 let mut name = output.as_os_str().to_owned();
                 name.push(format!(".shard{i}"));
-                Output::raw(Path::new(&name))
+                PathBuf::from(name)
             })
+            .collect();
+        let mut shard_outputs = shard_paths
+            .iter()
+            .map(|path| Output::raw(path))
             .collect::<Result<Vec<_>, _>>()?;
         for input in inputs {
             for record in records(input)? {
@@ -443,11 +426,10 @@ fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<
                 shard_outputs[rng.below(shards)].push(&record)?;
             }
         }
-        for shard in shard_outputs {
-            let path = shard.target.clone();
+        for (shard, path) in shard_outputs.into_iter().zip(&shard_paths) {
             shard.finish()?;
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()));
-            let _ = std::fs::remove_file(&path);
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()));
+            let _ = std::fs::remove_file(path);
             let mut chunk: Vec<PackedPosition> = bytes?
                 .chunks_exact(RECORD_BYTES)
                 .map(|c| PackedPosition(c.try_into().expect("chunks are records")))
@@ -507,8 +489,8 @@ fn split(
             train_out.push(&record)?;
         }
     }
-    let trained = train_out.finish()?;
-    let validated = validation_out.finish()?;
+    let (trained, validated) = (train_out.count, validation_out.count);
+    PendingFile::finish_together(vec![train_out.file, validation_out.file])?;
     Ok(format!(
         "{trained} records to {}, {validated} to {}",
         train.display(),

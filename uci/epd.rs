@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::output;
+use crate::pending_file::PendingFile;
 use crate::syzygy;
 
 /// Settings of a run, from the command line.
@@ -141,6 +142,17 @@ pub fn run(settings: &EpdRun) -> bool {
             return false;
         }
     };
+    // Claimed before the first search: a path that cannot be written is said now.
+    let json_file = match &settings.json {
+        Some(path) => match PendingFile::create(path) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                eprintln!("cutoff epd: {e}");
+                return false;
+            }
+        },
+        None => None,
+    };
     let mut ok = true;
     let mut files_json = Vec::new();
     for path in &settings.files {
@@ -232,11 +244,14 @@ pub fn run(settings: &EpdRun) -> bool {
             suite.errors.len(),
         ));
     }
-    if let Some(json_path) = &settings.json {
+    if let Some(mut file) = json_file {
         let doc = json!({ "files": files_json });
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(json_path, text) {
-            eprintln!("cutoff epd: cannot write {}: {e}", json_path.display());
+        if let Err(e) = file
+            .write_bytes(text.as_bytes())
+            .and_then(|()| file.finish())
+        {
+            eprintln!("cutoff epd: {e}");
             ok = false;
         }
     }

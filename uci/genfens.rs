@@ -16,7 +16,7 @@ const GENFENS_HASH_MB: usize = 2;
 /// What a genfens request asks for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Request {
-    pub count: usize,
+    pub count: u64,
     pub seed: u64,
     pub book: Option<String>,
 }
@@ -77,13 +77,9 @@ pub fn run(text: &str) -> ExitCode {
         random_plies,
         request.seed,
         request.count,
+        &mut |board| println!("info string genfens {}", board.fen()),
     ) {
-        Ok(boards) => {
-            for board in boards {
-                println!("info string genfens {}", board.fen());
-            }
-            ExitCode::SUCCESS
-        }
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!("info string error: genfens: {e}");
             ExitCode::FAILURE

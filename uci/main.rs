@@ -10,6 +10,7 @@ mod lab;
 mod network_args;
 mod options;
 mod output;
+mod pending_file;
 mod pgn;
 mod session;
 mod syzygy;
@@ -160,8 +161,15 @@ fn load_network(args: &NetworkArgs) -> Result<Option<Arc<Network>>, ()> {
 
 fn main() -> ExitCode {
     // OpenBench's DATAGEN workload passes its request as one argument (then "quit").
-    if let Some(request) = std::env::args().nth(1).filter(|a| a.starts_with("genfens")) {
-        return genfens::run(&request);
+    // Read as OsString: `args()` panics on a path or argument that is not UTF-8 (clap
+    // reports a bad argument below).
+    let first = std::env::args_os().nth(1);
+    if let Some(request) = first
+        .as_ref()
+        .and_then(|a| a.to_str())
+        .filter(|a| a.starts_with("genfens"))
+    {
+        return genfens::run(request);
     }
     let cli = Cli::parse();
     match cli.command {

@@ -147,6 +147,20 @@ pub fn games(text: &str) -> Vec<Game> {
     games
 }
 
+/// Whether a `Variant` tag names Chess960: "Chess960" (python-chess, Lichess),
+/// "fischerandom" (cutechess-cli and fastchess), "Fischer Random", "FRC", any case.
+fn is_chess960(variant: &str) -> bool {
+    let name: String = variant
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    ["960", "fischerrandom", "fischerandom"]
+        .iter()
+        .any(|n| name.contains(n))
+        || name == "frc"
+}
+
 /// The records of a game: every position before a scored move that datagen would keep,
 /// labelled with the score (White's view) and the game's result.
 pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
@@ -154,7 +168,7 @@ pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
         .tag("Result")
         .and_then(Outcome::parse)
         .ok_or("no decided result (Result tag missing or '*')")?;
-    let chess960 = game.tag("Variant").is_some_and(|v| v.contains("960"));
+    let chess960 = game.tag("Variant").is_some_and(is_chess960);
     let fen = game.tag("FEN").unwrap_or(STARTPOS);
     let mut board = Board::from_fen(fen, chess960).map_err(|e| format!("FEN tag: {e}"))?;
     let mut kept = Vec::new();
@@ -291,5 +305,32 @@ mod tests {
         assert_eq!(games[0].moves[2].1.as_deref(), Some("book"));
         assert_eq!(games[0].tag("result"), Some("1-0"));
         assert!(samples(&games[1]).is_err());
+    }
+
+    /// cutechess-cli and fastchess name Chess960 "fischerandom"; such a game's FEN (here
+    /// with Shredder castling rights) is read in Chess960 mode, as "Chess960" is.
+    #[test]
+    fn every_name_of_chess960_reads_its_fen() {
+        let game = |variant: &str| {
+            format!(
+                "[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+                 [FEN \"nrbbqknr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKNR w HBhb - 0 1\"]\n\
+                 [Result \"1-0\"]\n\n1. e4 {{+0.30/10 0.1s}} e5 {{-0.20/10 0.1s}} 1-0\n"
+            )
+        };
+        for variant in [
+            "Chess960",
+            "fischerandom",
+            "Fischer Random",
+            "FRC",
+            "chess 960",
+        ] {
+            let games = games(&game(variant));
+            assert!(samples(&games[0]).is_ok(), "{variant}");
+        }
+        for variant in ["Standard", "From Position"] {
+            let games = games(&game(variant));
+            assert!(samples(&games[0]).is_err(), "{variant}");
+        }
     }
 }

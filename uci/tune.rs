@@ -2,7 +2,7 @@
 //! writes them as Rust source, by default over `engine/src/eval/weights.rs`.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -11,6 +11,8 @@ use cutoff_tune::model;
 use cutoff_tune::tuner::{Settings, Tuner};
 use cutoff_tune::writer::weights_source;
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::pending_file::PendingFile;
 
 /// Where the engine reads its weights from, relative to the repository root.
 const DEFAULT_OUTPUT: &str = "engine/src/eval/weights.rs";
@@ -50,18 +52,6 @@ pub(crate) fn bar(len: u64, template: &str) -> ProgressBar {
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`: a run
-/// killed midway leaves the old file whole.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }
 
 /// The command line that made a weights file, minus `--threads` and `--output` (which do
@@ -108,6 +98,13 @@ pub fn run(args: &TuneArgs) -> ExitCode {
 }
 
 fn tune(args: &TuneArgs) -> ExitCode {
+    let mut output = match PendingFile::create(&args.output) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("cutoff tune: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let loading = bar(
         0,
         "{spinner} loading: {pos} lines [{elapsed_precise}] {per_sec}",
@@ -169,8 +166,11 @@ fn tune(args: &TuneArgs) -> ExitCode {
         ),
     ];
     let source = weights_source(&header, &linear, &king_attack);
-    if let Err(e) = write_atomically(&args.output, &source) {
-        eprintln!("cutoff tune: cannot write {}: {e}", args.output.display());
+    if let Err(e) = output
+        .write_bytes(source.as_bytes())
+        .and_then(|()| output.finish())
+    {
+        eprintln!("cutoff tune: {e}");
         return ExitCode::FAILURE;
     }
     println!("wrote {}", args.output.display());

@@ -214,21 +214,22 @@ pub const GENFENS_NODES: u64 = 5_000;
 /// OpenBench's genfens: `count` openings for other engines' games, drawn as datagen
 /// draws them (a book position or the start position, then random plies) and kept only
 /// if the game is not over and a short search scores them within
-/// ±[`OPENING_MAX_SCORE`]. The same seed gives the same openings.
+/// ±[`OPENING_MAX_SCORE`]. The same seed gives the same openings. Each is handed to `emit`
+/// as it is found, so that any count can be asked for and the first arrive at once.
 pub fn genfens(
     searcher: &mut Searcher,
     openings: &Openings,
     random_plies: usize,
     seed: u64,
-    count: usize,
-) -> Result<Vec<Board>, String> {
+    count: u64,
+    emit: &mut dyn FnMut(&Board),
+) -> Result<(), String> {
     let limits = Limits {
         nodes: Some(GENFENS_NODES),
         ..Limits::default()
     };
     let options = SearchOptions::default();
-    let mut boards = Vec::with_capacity(count);
-    for index in 0..count as u64 {
+    for index in 0..count {
         let mut rng = game_rng(seed, index);
         let playable = (0..MAX_OPENING_TRIES).find_map(|_| {
             let board = openings.draw(&mut rng, random_plies)?;
@@ -239,11 +240,12 @@ pub fn genfens(
             let result = searcher.search(&board, &limits, &options, &mut |_| {});
             (result.best.is_some() && result.score.abs() <= OPENING_MAX_SCORE).then_some(board)
         });
-        boards.push(playable.ok_or_else(|| {
+        let board = playable.ok_or_else(|| {
             format!("no playable opening in {MAX_OPENING_TRIES} tries for opening {index}")
-        })?);
+        })?;
+        emit(&board);
     }
-    Ok(boards)
+    Ok(())
 }
 
 /// Counts consecutive plies a condition held for; a win streak keeps the winning side.
