@@ -77,7 +77,7 @@ pub struct DatagenArgs {
     /// same file (default: drawn from the clock, and printed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Syzygy tables (folders separated by ':' or ';'): a game ends with the tables'
+    /// Syzygy tables (folders separated by ':', ';' on Windows): a game ends with the tables'
     /// result as soon as a capture or pawn move reaches them.
     #[arg(long)]
     pub syzygy: Option<String>,

@@ -68,7 +68,7 @@ pub struct LabArgs {
     pub quiescence: bool,
     /// Comma-separated rows to run (default: all): minimax, alphabeta, alphabeta-failsoft,
     /// alphabeta-ordered, +killers, +history, +tt, pvs, aspiration, mtdf, etc, bstar,
-    /// minimal-tree.
+    /// minimal-tree, engine (Cutoff's own search).
     #[arg(long)]
     pub algos: Option<String>,
     /// Also write every row (in a sweep: every count and every number the charts show)
