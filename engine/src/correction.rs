@@ -14,7 +14,7 @@ use crate::params::{
     CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT,
     CORRECTION_WEIGHT_SCALE,
 };
-use crate::score::MATE_BOUND;
+use crate::score::EVAL_LIMIT;
 
 const ENTRIES: usize = 1 << CORRECTION_BITS;
 
@@ -60,10 +60,11 @@ impl CorrectionHistory {
     }
 }
 
-/// `eval` corrected by a [`CorrectionHistory::correction`], kept off the mate range.
+/// `eval` corrected by a [`CorrectionHistory::correction`], kept within ±[`EVAL_LIMIT`]:
+/// a corrected evaluation must no more look like a tablebase win than a raw one.
 #[inline]
 pub fn apply(eval: i32, correction: i32) -> i32 {
-    (eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    (eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 #[cfg(test)]
@@ -94,5 +95,15 @@ mod tests {
             c.update(Color::Black, key, 20, 5000);
         }
         assert_eq!(c.correct(Color::Black, key, 0), CORRECTION_LIMIT() - 1);
+    }
+
+    /// A corrected evaluation stays below every tablebase score, as the raw one does
+    /// (it used to reach up to the mate bound, a network's 31,500 plus 400 read as a
+    /// tablebase win).
+    #[test]
+    fn a_correction_never_makes_an_evaluation_decisive() {
+        assert_eq!(apply(EVAL_LIMIT, CORRECTION_LIMIT()), EVAL_LIMIT);
+        assert_eq!(apply(-EVAL_LIMIT, -CORRECTION_LIMIT()), -EVAL_LIMIT);
+        assert_eq!(apply(100, -30), 70);
     }
 }

@@ -19,6 +19,9 @@ pub const DRAW: i32 = 0;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude are tablebase wins or mates: decided games.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// The largest static evaluation, corrected or not: below every tablebase or mate score,
+/// so that no evaluation is ever read (or stored) as a decided game.
+pub const EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
 /// A win the fifty-move rule turns into a draw (a "cursed win"): a draw, nudged upwards
 /// so that the search still prefers the line where the opponent may go wrong.
 pub const TB_CURSED_WIN: i32 = 2;

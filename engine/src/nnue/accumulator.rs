@@ -18,15 +18,11 @@ use shakmaty::{Board as Pieces, Color, Piece, Position, Role, Square};
 use super::feature_index;
 use super::network::{Accumulator, Network, add_column, sub_column};
 use crate::board::Board;
-use crate::score::TB_WIN_BOUND;
+use crate::score::EVAL_LIMIT;
 
 /// Replaying more positions than this costs more than refreshing from scratch (a step
 /// touches two to four columns per perspective, a refresh about thirty).
 const MAX_REPLAY: usize = 8;
-
-/// The network's scores are kept below every tablebase win and mate, whatever the
-/// file holds, so that the search never mistakes an evaluation for a decided game.
-pub const EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
 
 /// One search thread's accumulators for the positions on its board's stack.
 #[derive(Clone, Debug)]
@@ -54,7 +50,7 @@ impl AccumulatorStack {
     }
 
     /// The network's evaluation of `board`'s current position from the side to move, in
-    /// centipawns, within ±[`EVAL_LIMIT`].
+    /// centipawns, within ±[`EVAL_LIMIT`] whatever the file holds.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         let top = self.bring_up_to_date(board);
         self.network

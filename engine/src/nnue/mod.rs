@@ -9,7 +9,7 @@
 pub mod accumulator;
 pub mod network;
 
-pub use accumulator::{AccumulatorStack, EVAL_LIMIT};
+pub use accumulator::AccumulatorStack;
 pub use network::{
     Accumulator, FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index,
 };

@@ -8,6 +8,7 @@ use super::network::{HEADER_BYTES, MAX_HIDDEN, fnv1a};
 use super::*;
 use crate::board::Board;
 use crate::rng::Rng;
+use crate::score::EVAL_LIMIT;
 
 /// A deterministic pseudo-random network shaped like a freshly initialised one: first
 /// layer weights uniform in ±32 (±0.125 before quantisation), biases in 0..64 so that

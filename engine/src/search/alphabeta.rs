@@ -336,7 +336,8 @@ pub(super) fn alphabeta<const PV: bool>(
                 // side could pass out of the zugzwang again two plies on (Stockfish's
                 // span). A verification inside another one leaves the outer one's limit
                 // in force when it ends.
-                let verify_depth = depth - reduction;
+                // Negative only for a tuning build's extreme NMP_* values.
+                let verify_depth = (depth - reduction).max(0);
                 let outer_min_ply = td.nmp_min_ply;
                 td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize;
                 let verified =
@@ -500,7 +501,8 @@ pub(super) fn alphabeta<const PV: bool>(
                 r = r * LMR_NOISY_PERCENT() / 100
                     - td.history.capture_score(side, m) / LMR_CAPTURE_HISTORY_DIVISOR();
             }
-            r.clamp(0, new_depth - 1)
+            // A tuning build may set LMR_DEPTH to 1, where new_depth can be 0.
+            r.clamp(0, (new_depth - 1).max(0))
         } else {
             0
         };
@@ -636,5 +638,35 @@ mod tests {
         assert_eq!(search_after_a_deep_entry(TT_CUTOFF_HALFMOVES - 1), (900, 1));
         let (score, nodes) = search_after_a_deep_entry(TT_CUTOFF_HALFMOVES);
         assert!(score < 1 && nodes > 1, "score {score}, {nodes} nodes");
+    }
+
+    /// A tuning build searches with every value its options accept: each tunable at
+    /// either end of its range, the others at their defaults (LMR_DEPTH 1 used to abort
+    /// on `clamp(0, -1)` in the first search). The values are process-wide, so
+    /// `.ci/run` runs this test alone.
+    #[cfg(feature = "tune-search")]
+    #[test]
+    fn every_tunable_value_in_range_searches() {
+        use crate::limits::Limits;
+        use crate::params::{self, TUNABLES};
+        use crate::search::SearchOptions;
+        let mut searcher = Searcher::new(1).unwrap();
+        let boards: Vec<Board> = crate::bench::POSITIONS[..4]
+            .iter()
+            .map(|fen| Board::from_fen(fen, false).unwrap())
+            .collect();
+        for t in TUNABLES {
+            for value in [t.min, t.max] {
+                params::set(t.name, value).unwrap();
+                for board in &boards {
+                    searcher.clear();
+                    let limits = Limits::depth(7);
+                    let result =
+                        searcher.search(board, &limits, &SearchOptions::default(), &mut |_| {});
+                    assert!(result.best.is_some(), "{} = {value}", t.name);
+                }
+            }
+            params::set(t.name, t.default).unwrap();
+        }
     }
 }
