@@ -27,7 +27,7 @@ use cutoff_engine::board::Board;
 use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
 use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
-use cutoff_engine::search::Searcher;
+use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -437,32 +437,43 @@ impl Run<'_> {
         let next_index = AtomicU64::new(0);
         let (sender, receiver) = mpsc::channel::<(u64, Result<Game, String>)>();
         std::thread::scope(|scope| {
+            let mut spawn_error = None;
             for mut searcher in searchers {
                 let sender = sender.clone();
                 let next_index = &next_index;
-                scope.spawn(move || {
-                    while !self.stop.load(Ordering::Relaxed) {
-                        let index = next_index.fetch_add(1, Ordering::Relaxed);
-                        if let Target::Games(games) = self.target
-                            && index >= games
-                        {
-                            break;
+                let spawned = std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK_SIZE)
+                    .spawn_scoped(scope, move || {
+                        while !self.stop.load(Ordering::Relaxed) {
+                            let index = next_index.fetch_add(1, Ordering::Relaxed);
+                            if let Target::Games(games) = self.target
+                                && index >= games
+                            {
+                                break;
+                            }
+                            let game = datagen::play_game(
+                                &mut searcher,
+                                self.settings,
+                                self.openings,
+                                self.seed,
+                                index,
+                            );
+                            if sender.send((index, game)).is_err() {
+                                break;
+                            }
                         }
-                        let game = datagen::play_game(
-                            &mut searcher,
-                            self.settings,
-                            self.openings,
-                            self.seed,
-                            index,
-                        );
-                        if sender.send((index, game)).is_err() {
-                            break;
-                        }
-                    }
-                });
+                    });
+                // Too few resources for another thread: play with those that started.
+                if let Err(e) = spawned {
+                    spawn_error = Some(format!("cannot start a game thread: {e}"));
+                    break;
+                }
             }
             drop(sender);
-            self.write_in_order(receiver)
+            let (tally, error) = self.write_in_order(receiver);
+            // No thread at all: say why nothing was played.
+            let spawn_error = spawn_error.filter(|_| tally.games == 0);
+            (tally, error.or(spawn_error))
         })
     }
 

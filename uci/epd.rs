@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use cutoff_engine::epd::{self, Record, RecordResult};
 use cutoff_engine::limits::Limits;
 use cutoff_engine::nnue::Network;
-use cutoff_engine::search::{SearchOptions, Searcher};
+use cutoff_engine::search::{SEARCH_STACK_SIZE, SearchOptions, Searcher};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -134,6 +134,7 @@ pub fn run(settings: &EpdRun) -> bool {
     };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
+        .stack_size(SEARCH_STACK_SIZE)
         .build()
     {
         Ok(p) => p,

@@ -17,7 +17,7 @@ use cutoff_engine::limits::Limits;
 use cutoff_engine::nnue::{self, Network};
 use cutoff_engine::params;
 use cutoff_engine::perft;
-use cutoff_engine::search::{Report, SearchOptions, Searcher, Signals};
+use cutoff_engine::search::{Report, SEARCH_STACK_SIZE, SearchOptions, Searcher, Signals};
 use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
@@ -26,8 +26,6 @@ use crate::options::{self, EMBEDDED_NETWORK, Value};
 use crate::output;
 use crate::syzygy;
 
-/// Stack of the search thread: the recursion keeps a move list per ply.
-const SEARCH_STACK_SIZE: usize = 64 << 20;
 /// Stack of the perft thread, which only hands the work to rayon's pool.
 const SMALL_STACK_SIZE: usize = 1 << 20;
 

@@ -310,6 +310,7 @@ pub(super) fn alphabeta<const PV: bool>(
                 + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_MAX());
             td.set_move(ply, None);
             td.stack[ply].null_move = true;
+            td.stack[ply + 1].double_extensions = td.stack[ply].double_extensions;
             td.board.make_null();
             let score = -alphabeta::<false>(
                 td,
@@ -615,11 +616,11 @@ mod tests {
     use super::*;
     use crate::search::Searcher;
 
-    /// A null-window search at depth 3, with β = 1, of the lone king in check in
-    /// `3k4/8/8/8/8/8/8/3QK3 b` with `halfmoves` on the clock, after a deeper search
-    /// (with another clock) left the position a lower bound of 900: the score and the
-    /// nodes the search visited.
-    fn search_after_a_deep_entry(halfmoves: u32) -> (i32, u64) {
+    /// A null-window search at `depth` (0: quiescence), with β = 1, of the lone king in
+    /// check in `3k4/8/8/8/8/8/8/3QK3 b` with `halfmoves` on the clock, after a deeper
+    /// search (with another clock) left the position a lower bound of 900: the score and
+    /// the nodes the search visited.
+    fn search_after_a_deep_entry(halfmoves: u32, depth: i32) -> (i32, u64) {
         let mut searcher = Searcher::new(1).unwrap();
         let fen = format!("3k4/8/8/8/8/8/8/3QK3 b - - {halfmoves} 60");
         let board = Board::from_fen(&fen, false).unwrap();
@@ -629,15 +630,41 @@ mod tests {
             .store(board.key(), 0, 0, 900, 0, 20, Bound::Lower);
         let td = &mut searcher.threads[0];
         td.board = board;
-        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, 3, 0, Node::Cut);
+        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut);
         (score, td.nodes)
     }
 
     #[test]
     fn no_table_cutoff_near_the_end_of_the_fifty_move_count() {
-        assert_eq!(search_after_a_deep_entry(TT_CUTOFF_HALFMOVES - 1), (900, 1));
-        let (score, nodes) = search_after_a_deep_entry(TT_CUTOFF_HALFMOVES);
-        assert!(score < 1 && nodes > 1, "score {score}, {nodes} nodes");
+        for depth in [3, 0] {
+            assert_eq!(
+                search_after_a_deep_entry(TT_CUTOFF_HALFMOVES - 1, depth),
+                (900, 1)
+            );
+            let (score, nodes) = search_after_a_deep_entry(TT_CUTOFF_HALFMOVES, depth);
+            assert!(
+                score < 1 && nodes > 1,
+                "depth {depth}: score {score}, {nodes} nodes"
+            );
+        }
+    }
+
+    /// The null-move search continues its parent's line, so it counts the parent's
+    /// double extensions, not what a sibling of the parent left at the child's ply. A
+    /// queen up, at depth 9 (beyond reverse futility) and β 50 below the eval, the null
+    /// move fails high without a verification, so the last count written two plies on
+    /// is one its child wrote: the parent's 0, plus at most one.
+    #[test]
+    fn the_null_move_child_counts_its_parents_double_extensions() {
+        let mut searcher = Searcher::new(1).unwrap();
+        let td = &mut searcher.threads[0];
+        td.board = Board::from_fen("k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", false).unwrap();
+        td.stack[0].double_extensions = 0;
+        td.stack[1].double_extensions = SINGULAR_DOUBLE_MAX() - 1;
+        let beta = td.evaluate() - 50;
+        let score = alphabeta::<false>(td, &searcher.shared, beta - 1, beta, 9, 0, Node::Cut);
+        assert!(score >= beta);
+        assert!(td.stack[2].double_extensions <= 1);
     }
 
     /// A tuning build searches with every value its options accept: each tunable at

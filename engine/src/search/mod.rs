@@ -31,6 +31,13 @@ use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 
+/// Stack of a thread that runs a search: the recursion keeps a move list and a picker
+/// per ply, up to `MAX_PLY` plies (the default 2 MiB of a spawned thread is not
+/// enough in a debug build). Every thread that calls `Searcher::search` or searches
+/// beside it gets this much: UCI's search thread, the helpers, `epd`'s and `datagen`'s
+/// workers.
+pub const SEARCH_STACK_SIZE: usize = 64 << 20;
+
 /// Runs searches: owns the shared state and one `ThreadData` per thread, so histories
 /// persist from one move to the next within a game.
 pub struct Searcher {
@@ -180,12 +187,11 @@ impl Searcher {
         self.searches += 1;
         let (main, helpers) = self.threads.split_at_mut(1);
         let main = &mut main[0];
-        const STACK_SIZE: usize = 64 << 20;
         let (main_result, helper_results) = std::thread::scope(|scope| {
             let mut running = Vec::with_capacity(helpers.len());
             for td in helpers.iter_mut() {
                 let spawned = std::thread::Builder::new()
-                    .stack_size(STACK_SIZE)
+                    .stack_size(SEARCH_STACK_SIZE)
                     .spawn_scoped(scope, move || {
                         iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {})
                     });

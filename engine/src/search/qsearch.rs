@@ -6,7 +6,7 @@ use shakmaty::Position;
 use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::MovePicker;
-use crate::params::DELTA_MARGIN;
+use crate::params::{DELTA_MARGIN, TT_CUTOFF_HALFMOVES};
 use crate::score::{INFINITY, MAX_PLY, mated_in};
 use crate::see::see_ge;
 use crate::see::see_value;
@@ -38,10 +38,13 @@ pub(super) fn qsearch<const PV: bool>(
         return if in_check { 0 } else { td.evaluate() };
     }
 
-    // A TT entry of any depth bounds a quiescence node.
+    // A TT entry of any depth bounds a quiescence node, except near the end of the
+    // fifty-move count, which the entry knows nothing of (as in the main search).
     let key = board.key();
-    let tt_hit = shared.tt.probe(key, ply, board.pos().halfmoves());
+    let halfmoves = board.pos().halfmoves();
+    let tt_hit = shared.tt.probe(key, ply, halfmoves);
     if !PV
+        && halfmoves < TT_CUTOFF_HALFMOVES
         && let Some(hit) = tt_hit
         && match hit.bound {
             Bound::Exact => true,
