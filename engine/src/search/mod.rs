@@ -32,7 +32,7 @@ use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 
 /// Stack of a thread that runs a search: the recursion keeps a move list and a picker
-/// per ply, up to `MAX_PLY` plies (the default 2 MiB of a spawned thread is not
+/// per ply, up to `MAX_PLY` plies (the default 2 MiB of a spawned thread may not be
 /// enough in a debug build). Every thread that calls `Searcher::search` or searches
 /// beside it gets this much: UCI's search thread, the helpers, `epd`'s and `datagen`'s
 /// workers.
