@@ -388,15 +388,25 @@ pub(super) fn alphabeta<const PV: bool>(
                 let limit = (LMP_BASE() + depth * depth) as usize / if improving { 1 } else { 2 };
                 let late = depth <= LMP_DEPTH() && quiets_tried.len() >= limit;
                 // Futility pruning: even a good quiet move will not lift eval to α.
+                let futility_value = eval.map(|e| e + FUTILITY_BASE() + FUTILITY_MARGIN() * depth);
                 let futile = depth <= FUTILITY_DEPTH()
-                    && eval
-                        .is_some_and(|e| e + FUTILITY_BASE() + FUTILITY_MARGIN() * depth <= alpha)
+                    && futility_value.is_some_and(|f| f <= alpha)
                     && stage == Stage::Quiet;
                 // History pruning: a quiet move with very bad history at low depth.
                 let unpromising = depth <= HISTORY_PRUNE_DEPTH()
                     && stage == Stage::Quiet
                     && picker.last_quiet_score() < -HISTORY_PRUNE_MARGIN() * depth;
                 if (late || futile || unpromising) && !td.board.gives_check(m) {
+                    // A futile move is taken to score up to its futility value, not
+                    // nothing: a fail-low node's upper bound says no less (Stockfish's
+                    // rule).
+                    if futile
+                        && let Some(value) = futility_value
+                        && !is_decisive(best_score)
+                        && !is_decisive(value)
+                    {
+                        best_score = best_score.max(value);
+                    }
                     // Each condition holds for every quiet still to come (they come in
                     // order of history): the picker need only hand out their checks.
                     if stage == Stage::Quiet {
@@ -665,6 +675,21 @@ mod tests {
         let score = alphabeta::<false>(td, &searcher.shared, beta - 1, beta, 9, 0, Node::Cut);
         assert!(score >= beta);
         assert!(td.stack[2].double_extensions <= 1);
+    }
+
+    /// A node that fails low after pruning futile quiet moves says the pruned moves might
+    /// reach their futility value: its score is no lower. At depth 1, with α 100 above
+    /// that value, the first quiet move is searched (nothing is pruned before one is)
+    /// and scores near the eval; every other move is futile.
+    #[test]
+    fn a_fail_low_after_futility_pruning_scores_the_futility_value() {
+        let mut searcher = Searcher::new(1).unwrap();
+        let td = &mut searcher.threads[0];
+        td.board = Board::from_fen("7k/8/8/8/8/8/5PPP/6K1 w - - 0 1", false).unwrap();
+        let futility_value = td.evaluate() + FUTILITY_BASE() + FUTILITY_MARGIN();
+        let alpha = futility_value + 100;
+        let score = alphabeta::<false>(td, &searcher.shared, alpha, alpha + 1, 1, 0, Node::All);
+        assert_eq!(score, futility_value);
     }
 
     /// A tuning build searches with every value its options accept: each tunable at

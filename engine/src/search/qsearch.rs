@@ -84,9 +84,12 @@ pub(super) fn qsearch<const PV: bool>(
             }
         }
         if let Some(eval) = static_eval {
-            // Delta pruning: even winning the captured piece leaves us below α.
+            // Delta pruning: even winning the captured piece leaves us below α. The move
+            // is taken to score up to that much, as a futile move in the main search.
             let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-            if eval + gain + DELTA_MARGIN() <= alpha {
+            let futility_value = eval + gain + DELTA_MARGIN();
+            if futility_value <= alpha {
+                best_score = best_score.max(futility_value);
                 continue;
             }
             // Captures that lose material are not worth resolving.
