@@ -47,6 +47,7 @@ pub(crate) fn root_moves(
         .map(|mv| RootMove {
             mv,
             score: -INFINITY,
+            bound: ScoreBound::Exact,
             previous_score: -INFINITY,
             seldepth: 0,
             pv: vec![mv],
@@ -155,8 +156,6 @@ pub(crate) fn iterate(
     let mut last_best: Option<Move> = None;
     let mut stable_iterations = 0;
     td.searched_depth = 0;
-    // The bound the score of the line searched when the search stopped had then.
-    let mut stopped_bound = ScoreBound::Exact;
 
     for depth in first_depth..=max_depth {
         td.searched_depth = depth;
@@ -166,7 +165,7 @@ pub(crate) fn iterate(
         for pv_index in 0..lines {
             td.pv_index = pv_index;
             td.seldepth = 0;
-            stopped_bound = aspiration(td, shared, depth, report);
+            aspiration(td, shared, depth, report);
             if td.stopped {
                 break;
             }
@@ -254,15 +253,13 @@ pub(crate) fn iterate(
         wait_for_stop(shared, limits);
     }
     add_ponder_move(td, shared);
-    let searched = if td.root_moves[0].score > -INFINITY {
-        td.root_moves[0].score
-    } else if best_score > -INFINITY {
-        best_score
-    } else if td.board.in_check() {
-        // Stopped before any move was scored (a tiny node limit).
-        DRAW
+    // The best line's score, and what it is: the stop may have left a root search's fail
+    // high or low; a line never scored gets a guess, shown as exact.
+    let best = &td.root_moves[0];
+    let (searched, bound) = if best.score > -INFINITY {
+        (best.score, best.bound)
     } else {
-        td.evaluate()
+        (fallback_score(td, best_score), ScoreBound::Exact)
     };
     let best = &td.root_moves[0];
     let score = best.reported_score(searched);
@@ -270,11 +267,6 @@ pub(crate) fn iterate(
         // An iteration cut short may have found a new best line, re-sorted the lines or
         // left only a bound; a root fail-high leaves a line without a reply until the
         // ponder move is found. Show what is played.
-        let bound = if td.completed_depth == td.searched_depth {
-            ScoreBound::Exact
-        } else {
-            stopped_bound
-        };
         let line = info(td, shared, td.searched_depth, 1, searched, bound);
         outer_report(Report::Iteration(line));
     }
@@ -289,6 +281,19 @@ pub(crate) fn iterate(
     }
 }
 
+/// The score of a search stopped before its best move had one: the last iteration's,
+/// else the static eval (a draw in check, where there is none).
+fn fallback_score(td: &mut ThreadData, best_score: i32) -> i32 {
+    if best_score > -INFINITY {
+        best_score
+    } else if td.board.in_check() {
+        // Stopped before any move was scored (a tiny node limit).
+        DRAW
+    } else {
+        td.evaluate()
+    }
+}
+
 /// In infinite and ponder mode the best move may only be sent after `stop` or `ponderhit`.
 fn wait_for_stop(shared: &SharedState, limits: &Limits) {
     while (limits.infinite || (limits.ponder && shared.signals.ponder.load(Ordering::Relaxed)))
@@ -299,14 +304,14 @@ fn wait_for_stop(shared: &SharedState, limits: &Limits) {
 }
 
 /// Searches the current line at `depth` inside a window around the previous score,
-/// widening on the side that failed until the score falls inside. Returns what the
-/// line's score is: exact, or a bound when the search stopped inside a pass.
+/// widening on the side that failed until the score falls inside. A stop inside a pass
+/// leaves each root move with the score and bound its last search gave it.
 fn aspiration(
     td: &mut ThreadData,
     shared: &SharedState,
     depth: i32,
     report: &mut dyn FnMut(Report),
-) -> ScoreBound {
+) {
     let mut delta = ASPIRATION_WINDOW();
     let (mut alpha, mut beta) = first_window(&td.root_moves[td.pv_index], depth);
     loop {
@@ -315,17 +320,7 @@ fn aspiration(
         td.root_moves[td.pv_index..]
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
         if td.stopped {
-            let line = td.root_moves[td.pv_index].score;
-            // A line never scored (stopped inside its first move) reports a guess, no bound.
-            return if line == -INFINITY {
-                ScoreBound::Exact
-            } else if line >= beta {
-                ScoreBound::Lower
-            } else if line <= alpha {
-                ScoreBound::Upper
-            } else {
-                ScoreBound::Exact
-            };
+            return;
         }
         let bound = if score <= alpha {
             // Fail low: the best move may be worse than hoped; widen downwards.
@@ -336,7 +331,7 @@ fn aspiration(
             beta = (score + delta).min(INFINITY);
             ScoreBound::Lower
         } else {
-            return ScoreBound::Exact;
+            return;
         };
         if td.is_main() && td.elapsed() > CURRMOVE_AFTER / 3 {
             report(Report::Iteration(info(
@@ -420,6 +415,13 @@ fn root_search(
         let rm = &mut td.root_moves[i];
         if moves_searched == 0 || score > alpha {
             rm.score = score;
+            rm.bound = if score >= beta {
+                ScoreBound::Lower
+            } else if score <= alpha {
+                ScoreBound::Upper
+            } else {
+                ScoreBound::Exact
+            };
             rm.seldepth = td.seldepth;
             rm.pv.clear();
             rm.pv.push(mv);
@@ -513,6 +515,44 @@ pub(crate) fn info(
 mod tests {
     use super::*;
     use crate::search::{SearchOptions, Searcher};
+
+    /// A pass stopped before it scored anything leaves the line with the score of the
+    /// pass before, and that score keeps its bound: a fail high stays a lower bound,
+    /// although it lies inside the stopped pass's window (which was once read as exact).
+    #[test]
+    fn a_stop_after_a_fail_high_leaves_a_lower_bound() {
+        let mut searcher = Searcher::new(16).unwrap();
+        let depth = ASPIRATION_DEPTH() + 2;
+        let options = SearchOptions::default();
+        searcher.search(
+            &Board::default(),
+            &Limits::depth(depth),
+            &options,
+            &mut |_| {},
+        );
+        searcher.shared.helpers_stop.store(false, Ordering::Relaxed);
+        let td = &mut searcher.threads[0];
+        td.pv_index = 0;
+        // The other moves unscored, as when they failed low behind the first (else a
+        // score of theirs from the last iteration could outrank this pass's).
+        for rm in &mut td.root_moves[1..] {
+            rm.score = -INFINITY;
+        }
+        // A window far below the score: the first root move fails high.
+        let low = td.root_moves[0].score - 300;
+        root_search(td, &searcher.shared, low - 1, low, depth + 1, &mut |_| {});
+        let fail_high = td.root_moves[0].score;
+        assert!(fail_high >= low);
+        let mv = td.root_moves[0].mv;
+        assert_eq!(td.root_moves[0].bound, ScoreBound::Lower);
+        // The next pass, in a window around that score, stops at its first node.
+        td.root_moves[0].previous_score = fail_high;
+        td.node_limit = Some(0);
+        aspiration(td, &searcher.shared, depth + 1, &mut |_| {});
+        assert!(td.stopped);
+        let rm = td.root_moves.iter().find(|rm| rm.mv == mv).unwrap();
+        assert_eq!((rm.score, rm.bound), (fail_high, ScoreBound::Lower));
+    }
 
     /// After line 1 of an iteration, the moves of lines 2 and 3 start from an aspiration
     /// window around their previous scores as line 1 did, also when line 1's search left

@@ -194,6 +194,8 @@ pub struct SearchResult {
 pub(crate) struct RootMove {
     pub mv: Move,
     pub score: i32,
+    /// What `score` is: exact, or the bound a root search that failed high or low left.
+    pub bound: ScoreBound,
     pub previous_score: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
