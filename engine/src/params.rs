@@ -112,6 +112,8 @@ tunables! {
     ASPIRATION_WINDOW: i32 = 25 (5..=100, c_end 3);
     /// The first depth searched with an aspiration window.
     ASPIRATION_DEPTH: i32 = 5 (1..=10, c_end 0.5);
+    /// A window that failed grows by this share of its width before the next pass.
+    ASPIRATION_GROWTH_PERCENT: i32 = 50 (20..=150, c_end 5);
 
     /// Reverse futility (static null move): prune when eval − margin·depth ≥ β.
     RFP_DEPTH: i32 = 8 (4..=14, c_end 0.5);
@@ -235,6 +237,9 @@ tunables! {
     /// Transposition table replacement prefers to keep entries deeper than the candidate by
     /// this much per age step.
     TT_AGE_WEIGHT: i32 = 8 (0..=32, c_end 1);
+    /// A store keeps an entry of this search about the same position (unless the new one is
+    /// exact) when it is deeper than the new one by more than this many plies.
+    TT_REPLACE_DEPTH_SLACK: i32 = 2 (0..=6, c_end 0.5);
 
     /// Lazy SMP vote: each thread's best move gets (score − lowest score + OFFSET) · depth
     /// votes, so the thread with the worst score still counts.
@@ -318,6 +323,14 @@ fn store(_slot: usize, _value: i32) -> Result<(), String> {
 /// rule may draw lines the entry's score counted on. (A bound for correctness: not tuned.)
 pub const TT_CUTOFF_HALFMOVES: u32 = 90;
 
+/// Depth credited to a TT entry written from a tablebase probe beyond the node's own
+/// depth: the value is exact knowledge, deeper than any search of the node would give.
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;
+
+/// A mate in n plies is trusted, and the search ends, once iterations reach
+/// 2·(n + MATE_PLIES_SLACK) plies.
+pub const MATE_PLIES_SLACK: i32 = 4;
+
 /// History entries saturate at ±HISTORY_MAX (continuation entries are 16-bit: not tuned).
 pub const HISTORY_MAX: i32 = 16384;
 
@@ -354,7 +367,7 @@ mod tests {
                 t.name
             );
         }
-        assert_eq!(TUNABLES.len(), 67);
+        assert_eq!(TUNABLES.len(), 69);
     }
 
     /// Bounds that the search uses as a pair (`clamp(min, max)` panics when min > max, and a

@@ -23,10 +23,6 @@ use crate::board::Board;
 use crate::score::{DRAW, FIFTY_MOVE_PLIES, TB_CURSED_WIN, TB_WIN};
 use crate::tt::Bound;
 
-/// Depth credited to a TT entry written from a tablebase probe beyond the node's own
-/// depth: the value is exact knowledge, deeper than any search of the node would give.
-pub const TB_STORE_DEPTH_BONUS: i32 = 6;
-
 /// Rank of a root move that wins within the fifty-move rule. All such moves rank alike,
 /// so the search chooses among them (a quick mate ranks no lower than a slow conversion);
 /// wins that need longer rank lower the longer they need.

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::params::TT_AGE_WEIGHT;
+use crate::params::{TT_AGE_WEIGHT, TT_REPLACE_DEPTH_SLACK};
 use crate::score::{FIFTY_MOVE_PLIES, MATE, TB_WIN, TB_WIN_BOUND, is_decisive, is_mate};
 
 /// How an entry's score relates to the true value of its position.
@@ -506,7 +506,10 @@ impl TranspositionTable {
             // Keep a deeper entry of this search about the same position unless the new
             // one is exact, but give it the new best move: the latest search of the
             // position ordered its moves with more history behind it.
-            if bound != Bound::Exact && age(&old) == 0 && i32::from(old.depth) > stored_depth + 2 {
+            if bound != Bound::Exact
+                && age(&old) == 0
+                && i32::from(old.depth) > stored_depth + TT_REPLACE_DEPTH_SLACK()
+            {
                 if packed_move != old.packed_move {
                     e.write(key, Data { packed_move, ..old });
                 }

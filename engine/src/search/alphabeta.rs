@@ -15,7 +15,7 @@ use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
 use crate::see::see_ge;
-use crate::tablebase::{TB_STORE_DEPTH_BONUS, Tablebases, wdl_score};
+use crate::tablebase::{Tablebases, wdl_score};
 use crate::tt::Bound;
 
 /// Late-move reduction at this depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR,

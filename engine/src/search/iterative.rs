@@ -15,16 +15,16 @@ use super::state::{
 use crate::board::Board;
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
-use crate::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, ROOT_LMR_DEPTH, ROOT_LMR_MOVES};
+use crate::params::{
+    ASPIRATION_DEPTH, ASPIRATION_GROWTH_PERCENT, ASPIRATION_WINDOW, MATE_PLIES_SLACK,
+    ROOT_LMR_DEPTH, ROOT_LMR_MOVES,
+};
 use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_decisive, is_mate, mate_moves, mated_in};
 use crate::tablebase::{RootMethod, Tablebases};
 use crate::time::IterationSummary;
 
 /// Root moves are reported with `currmove` once a search has run this long.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
-
-/// A mate in n plies is trusted once iterations reach 2·(n + this) plies.
-const MATE_PLIES_SLACK: i32 = 4;
 
 /// The moves every thread searches at the root, and how the tree probes the tablebases.
 ///
@@ -343,7 +343,7 @@ fn aspiration(
                 bound,
             )));
         }
-        delta += delta / 2;
+        delta += delta * ASPIRATION_GROWTH_PERCENT() / 100;
     }
 }
 
