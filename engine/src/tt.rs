@@ -36,6 +36,28 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether `score`, with this bound, decides a search of the window (α, β): exact
+    /// always, a lower bound at or above β, an upper bound at or below α.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether `score`, with this bound, says more about the true value than `estimate`:
+    /// exact always, a lower bound above it, an upper bound below it.
+    #[inline]
+    pub fn says_more_than(self, score: i32, estimate: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > estimate,
+            Bound::Upper => score < estimate,
+        }
+    }
 }
 
 /// What a probe returns.

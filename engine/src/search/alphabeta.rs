@@ -196,11 +196,7 @@ pub(super) fn alphabeta<const PV: bool>(
         && halfmoves < TT_CUTOFF_HALFMOVES
         && let Some(hit) = tt_hit
         && hit.depth >= depth
-        && match hit.bound {
-            Bound::Exact => true,
-            Bound::Lower => hit.score >= beta,
-            Bound::Upper => hit.score <= alpha,
-        }
+        && hit.bound.settles(hit.score, alpha, beta)
     {
         return hit.score;
     }
@@ -224,11 +220,7 @@ pub(super) fn alphabeta<const PV: bool>(
     {
         shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         let (score, bound) = wdl_score(wdl, tb.rule50, ply);
-        if match bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        } {
+        if bound.settles(score, alpha, beta) {
             let static_eval = if in_check { 0 } else { td.evaluate() };
             shared.tt.store(
                 key,
@@ -261,12 +253,7 @@ pub(super) fn alphabeta<const PV: bool>(
     td.stack[ply].static_eval = static_eval;
     let eval = match (static_eval, tt_hit) {
         (Some(e), Some(hit))
-            if !is_decisive(hit.score)
-                && match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score > e,
-                    Bound::Upper => hit.score < e,
-                } =>
+            if !is_decisive(hit.score) && hit.bound.says_more_than(hit.score, e) =>
         {
             Some(hit.score)
         }
@@ -610,11 +597,7 @@ pub(super) fn alphabeta<const PV: bool>(
     if let (Some(raw), Some(corrected)) = (raw_eval, static_eval)
         && best_move.is_none_or(is_quiet)
         && !is_decisive(best_score)
-        && match bound {
-            Bound::Exact => true,
-            Bound::Lower => best_score > corrected,
-            Bound::Upper => best_score < corrected,
-        }
+        && bound.says_more_than(best_score, corrected)
     {
         td.learn_eval_error(depth, best_score - raw);
     }

@@ -473,17 +473,6 @@ impl RootMove {
     }
 }
 
-impl ThreadData {
-    pub(crate) fn elapsed(&self) -> Duration {
-        self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed())
-    }
-
-    /// Nodes of all threads, this one's unflushed nodes included.
-    fn total_nodes(&self, shared: &SharedState) -> u64 {
-        shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed_nodes
-    }
-}
-
 pub(crate) fn info(
     td: &ThreadData,
     shared: &SharedState,

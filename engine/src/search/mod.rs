@@ -223,14 +223,7 @@ impl Searcher {
                     .skip(1)
                     .find(|rm| Some(rm.mv) == chosen.best)
                 {
-                    let info =
-                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
-                    report(Report::Iteration(SearchInfo {
-                        seldepth: line.seldepth.max(info.seldepth),
-                        score: chosen.score,
-                        pv: line.pv.clone(),
-                        ..info
-                    }));
+                    show_played(main, shared, line, chosen.score, report);
                 }
                 chosen
             }
@@ -242,16 +235,7 @@ impl Searcher {
                     // The move played is a helper's: show its line, so that the last
                     // line a GUI shows ends in the move it is sent.
                     let line = &helpers[chosen - 1].root_moves[0];
-                    let info =
-                        iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
-                    report(Report::Iteration(SearchInfo {
-                        // `depth` stays the main thread's, as on every other line: the
-                        // depth the search as a whole reached.
-                        seldepth: line.seldepth.max(info.seldepth),
-                        score: results[chosen].score,
-                        pv: line.pv.clone(),
-                        ..info
-                    }));
+                    show_played(main, shared, line, results[chosen].score, report);
                 }
                 // The result's depth, too, is the main thread's.
                 SearchResult {
@@ -267,6 +251,25 @@ impl Searcher {
             ..result
         }
     }
+}
+
+/// Shows `line`, the one played, as the best line with `score`, after the main thread's
+/// lines, so that the last line a GUI shows ends in the move it is sent. `depth` stays the
+/// main thread's, as on every other line: the depth the search as a whole reached.
+fn show_played(
+    main: &ThreadData,
+    shared: &SharedState,
+    line: &RootMove,
+    score: i32,
+    report: &mut dyn FnMut(Report),
+) {
+    let info = iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
+    report(Report::Iteration(SearchInfo {
+        seldepth: line.seldepth.max(info.seldepth),
+        score,
+        pv: line.pv.clone(),
+        ..info
+    }));
 }
 
 /// A weakened engine's move: one of the last completed iteration's lines, picked by

@@ -7,9 +7,8 @@ use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::MovePicker;
 use crate::params::{DELTA_MARGIN, TT_CUTOFF_HALFMOVES};
-use crate::score::{INFINITY, MAX_PLY, mated_in};
-use crate::see::see_ge;
-use crate::see::see_value;
+use crate::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use crate::see::{see_ge, see_value};
 use crate::tt::Bound;
 
 /// Depth recorded for quiescence entries in the transposition table.
@@ -31,11 +30,11 @@ pub(super) fn qsearch<const PV: bool>(
     td.seldepth = td.seldepth.max(ply);
     let board = &td.board;
     if board.is_insufficient_material() {
-        return 0;
+        return DRAW;
     }
     let in_check = board.in_check();
     if ply >= MAX_PLY - 1 {
-        return if in_check { 0 } else { td.evaluate() };
+        return if in_check { DRAW } else { td.evaluate() };
     }
 
     // A TT entry of any depth bounds a quiescence node, except near the end of the
@@ -46,11 +45,7 @@ pub(super) fn qsearch<const PV: bool>(
     if !PV
         && halfmoves < TT_CUTOFF_HALFMOVES
         && let Some(hit) = tt_hit
-        && match hit.bound {
-            Bound::Exact => true,
-            Bound::Lower => hit.score >= beta,
-            Bound::Upper => hit.score <= alpha,
-        }
+        && hit.bound.settles(hit.score, alpha, beta)
     {
         return hit.score;
     }

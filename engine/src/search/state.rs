@@ -342,7 +342,7 @@ impl ThreadData {
     pub(crate) fn count_node_and_check(&mut self, shared: &SharedState) -> bool {
         self.nodes += 1;
         if let Some(limit) = self.node_limit
-            && self.nodes + shared.nodes.load(Ordering::Relaxed) - self.flushed_nodes >= limit
+            && self.total_nodes(shared) >= limit
         {
             self.stopped = true;
         }
@@ -398,6 +398,17 @@ impl ThreadData {
         head[ply].clear();
         head[ply].push(m);
         head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Nodes of all threads, this one's unflushed nodes included.
+    #[inline]
+    pub(super) fn total_nodes(&self, shared: &SharedState) -> u64 {
+        shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed_nodes
+    }
+
+    /// Time since the search started (zero for a helper, which keeps no clock).
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed())
     }
 
     pub(super) fn flush_nodes(&mut self, shared: &SharedState) {
