@@ -70,7 +70,7 @@ impl Default for History {
 }
 
 /// Bonus for a cutoff at `depth` (and the size of the malus for the moves tried before it).
-pub fn bonus(depth: i32) -> i32 {
+fn bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_MULTIPLIER() * depth - HISTORY_BONUS_SUBTRACT()).clamp(0, HISTORY_BONUS_MAX())
 }
 

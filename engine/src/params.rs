@@ -252,9 +252,9 @@ tunables! {
     TIME_INCREMENT_PERCENT: i32 = 75 (25..=100, c_end 5);
     /// The soft limit never exceeds this share of the remaining time…
     TIME_SOFT_MAX_PERCENT: i32 = 40 (10..=80, c_end 4);
-    /// …and the hard limit is this multiple of the soft one, within this share of the clock.
+    /// …and the hard limit is this multiple of the soft one (in percent)…
     TIME_HARD_SOFT_PERCENT: i32 = 300 (100..=800, c_end 25);
-    /// The hard limit's share of the clock at most.
+    /// …within this share of the clock.
     TIME_HARD_MAX_PERCENT: i32 = 60 (20..=90, c_end 4);
     /// After an iteration, do not start the next one past this share of the (scaled) soft
     /// limit: the next iteration usually costs more than all earlier ones together.

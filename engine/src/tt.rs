@@ -357,7 +357,8 @@ impl TranspositionTable {
     }
 
     /// Resizes to `mb` mebibytes. A size beyond the memory the system has available is
-    /// refused and the old table kept.
+    /// refused and the old table kept; an allocation that fails after all leaves a table
+    /// of the old size, empty.
     pub fn resize(&mut self, mb: usize) -> Result<(), String> {
         let count = Self::bucket_count(mb);
         if count != self.buckets.len() {
@@ -398,7 +399,8 @@ impl TranspositionTable {
     }
 
     /// Number of buckets (four entries each).
-    pub fn buckets(&self) -> usize {
+    #[cfg(test)]
+    fn buckets(&self) -> usize {
         self.buckets.len()
     }
 

@@ -145,12 +145,13 @@ pub(super) fn alphabeta<const PV: bool>(
     ply: usize,
     node: Node,
 ) -> i32 {
+    debug_assert_eq!(PV, node == Node::Pv, "a PV search is a PV node");
     if PV {
         td.pv[ply].clear();
     }
 
     // Step 1. Draws by repetition, the fifty-move rule and insufficient material, also
-    // right at the horizon (quiescence does not look for them).
+    // right at the horizon (quiescence looks only for insufficient material).
     let board = &td.board;
     let in_check = board.in_check();
     if board.is_repetition(ply)
@@ -246,7 +247,7 @@ pub(super) fn alphabeta<const PV: bool>(
     // Step 7. Static evaluation (none in check), corrected by what correction history
     // learned about this pawn structure, then refined by a TT score whose bound points
     // the right way. The table keeps the raw eval. `improving`: better than two plies
-    // ago, so prune less. (Correction history's figures: see step 13.)
+    // ago, so prune less. (Correction history was measured with step 13: docs/search.md.)
     let evals = td.static_eval(tt_hit, in_check);
     let raw_eval = evals.map(|e| e.raw);
     let static_eval = evals.map(|e| e.corrected);
@@ -331,6 +332,9 @@ pub(super) fn alphabeta<const PV: bool>(
                 let verified =
                     alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
                 td.nmp_min_ply = outer_min_ply;
+                if td.stopped {
+                    return 0;
+                }
                 if verified >= beta {
                     return score;
                 }

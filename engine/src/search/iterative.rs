@@ -376,7 +376,6 @@ fn root_search(
     report: &mut dyn FnMut(Report),
 ) -> i32 {
     let mut best_score = -INFINITY;
-    td.pv[0].clear();
     for i in td.pv_index..td.root_moves.len() {
         let mv = td.root_moves[i].mv;
         if td.is_main() && td.elapsed() > CURRMOVE_AFTER {

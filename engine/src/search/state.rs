@@ -336,8 +336,8 @@ impl ThreadData {
         self.correction.update(side, pawn_key, depth, error);
     }
 
-    /// Counts a node and, every few thousand nodes, checks the stop conditions. Returns
-    /// true if the search must unwind now.
+    /// Counts a node and checks the node limit; every CHECK_INTERVAL nodes, the other stop
+    /// conditions too. Returns true if the search must unwind now.
     #[inline]
     pub(crate) fn count_node_and_check(&mut self, shared: &SharedState) -> bool {
         self.nodes += 1;
