@@ -504,14 +504,15 @@ mod tests {
     use super::*;
     use crate::search::{SearchOptions, Searcher};
 
-    /// A pass stopped before it scored anything leaves the line with the score of the
-    /// pass before, and that score keeps its bound: a fail high stays a lower bound,
-    /// although it lies inside the stopped pass's window (which was once read as exact).
-    #[test]
-    fn a_stop_after_a_fail_high_leaves_a_lower_bound() {
+    /// A one-thread searcher that has searched the start position to `depth`, `multipv`
+    /// lines, ready for a test to run the next iteration's passes by hand (the search that
+    /// ended told helpers to stop: those passes must not).
+    fn searcher_after(depth: i32, multipv: usize) -> Searcher {
         let mut searcher = Searcher::new(16).unwrap();
-        let depth = ASPIRATION_DEPTH() + 2;
-        let options = SearchOptions::default();
+        let options = SearchOptions {
+            multipv,
+            ..SearchOptions::default()
+        };
         searcher.search(
             &Board::default(),
             &Limits::depth(depth),
@@ -519,6 +520,16 @@ mod tests {
             &mut |_| {},
         );
         searcher.shared.helpers_stop.store(false, Ordering::Relaxed);
+        searcher
+    }
+
+    /// A pass stopped before it scored anything leaves the line with the score of the
+    /// pass before, and that score keeps its bound: a fail high stays a lower bound,
+    /// although it lies inside the stopped pass's window (which was once read as exact).
+    #[test]
+    fn a_stop_after_a_fail_high_leaves_a_lower_bound() {
+        let depth = ASPIRATION_DEPTH() + 2;
+        let mut searcher = searcher_after(depth, 1);
         let td = &mut searcher.threads[0];
         td.pv_index = 0;
         // The other moves unscored, as when they failed low behind the first (else a
@@ -547,21 +558,9 @@ mod tests {
     /// them at −∞ (they failed low behind its move).
     #[test]
     fn every_multipv_line_starts_in_an_aspiration_window() {
-        let mut searcher = Searcher::new(16).unwrap();
-        let options = SearchOptions {
-            multipv: 3,
-            ..SearchOptions::default()
-        };
         let depth = ASPIRATION_DEPTH() + 2;
-        searcher.search(
-            &Board::default(),
-            &Limits::depth(depth),
-            &options,
-            &mut |_| {},
-        );
-        // The next iteration, as `iterate` runs it, up to the end of line 1 (the search
-        // that ended told helpers to stop: this one must not).
-        searcher.shared.helpers_stop.store(false, Ordering::Relaxed);
+        let mut searcher = searcher_after(depth, 3);
+        // The next iteration, as `iterate` runs it, up to the end of line 1.
         let td = &mut searcher.threads[0];
         for rm in &mut td.root_moves {
             rm.previous_score = rm.score;
