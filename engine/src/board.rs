@@ -480,6 +480,13 @@ impl Board {
         pawn_key(self.top().pos.board())
     }
 
+    /// The [`non_pawn_key`] of each colour in this position, indexed by colour.
+    #[inline]
+    pub fn non_pawn_keys(&self) -> [u64; 2] {
+        let board = self.top().pos.board();
+        [Color::Black, Color::White].map(|color| non_pawn_key(board, color))
+    }
+
     /// True if the legal move `m` checks the opponent's king, directly or by uncovering a
     /// slider, found from the bitboards without making it (the search asks for every move
     /// it considers pruning). Castling and en passant, rare and with odd geometry, are made
@@ -608,6 +615,26 @@ pub fn pawn_key(board: &shakmaty::Board) -> u64 {
     let white = (board.pawns() & board.white()).0;
     let black = (board.pawns() & board.black()).0;
     white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+}
+
+/// A hash of one colour's pieces other than pawns (its king included), for tables keyed by
+/// them. Each role's squares are stirred by their own odd constant as in [`pawn_key`];
+/// pieces, unlike pawns, stand on the top rank too, whose squares a product carries only
+/// into the very top bits, so a final fold and multiply spreads them over the rest.
+#[inline]
+pub fn non_pawn_key(board: &shakmaty::Board, color: Color) -> u64 {
+    const STIR: [(Role, u64); 5] = [
+        (Role::Knight, 0x9e37_79b9_7f4a_7c15),
+        (Role::Bishop, 0xc2b2_ae3d_27d4_eb4f),
+        (Role::Rook, 0x1656_67b1_9e37_79f9),
+        (Role::Queen, 0x85eb_ca77_c2b2_ae63),
+        (Role::King, 0x27d4_eb2f_1656_67c5),
+    ];
+    let ours = board.by_color(color);
+    let key = STIR.iter().fold(0, |key, &(role, stir)| {
+        key ^ (board.by_role(role) & ours).0.wrapping_mul(stir)
+    });
+    (key ^ (key >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93)
 }
 
 #[cfg(test)]

@@ -233,6 +233,10 @@ tunables! {
     CORRECTION_MAX_WEIGHT: i32 = 16 (4..=64, c_end 2);
     /// The scale of a correction update's weight.
     CORRECTION_WEIGHT_SCALE: i32 = 256 (128..=1024, c_end 16);
+    /// The share, in percent, of the pawn-structure table in an eval's correction.
+    CORRECTION_PAWN_PERCENT: i32 = 80 (0..=200, c_end 8);
+    /// The share, in percent, of each colour's non-pawn table in an eval's correction.
+    CORRECTION_NON_PAWN_PERCENT: i32 = 20 (0..=200, c_end 8);
 
     /// Transposition table replacement prefers to keep entries deeper than the candidate by
     /// this much per age step.
@@ -337,8 +341,8 @@ pub const HISTORY_MAX: i32 = 16384;
 /// Check the clock and the stop flag every this many nodes.
 pub const CHECK_INTERVAL: u64 = 1024;
 
-/// Correction history: 2^BITS entries per side, each holding the eval's error in 1/GRAIN
-/// centipawns (a table size and a fixed-point scale: not tuned).
+/// Correction history: 2^BITS entries per side to move and table, each holding the eval's
+/// error in 1/GRAIN centipawns (a table size and a fixed-point scale: not tuned).
 pub const CORRECTION_BITS: u32 = 14;
 /// Correction entries count in 1/GRAIN centipawns.
 pub const CORRECTION_GRAIN: i32 = 256;
@@ -367,7 +371,7 @@ mod tests {
                 t.name
             );
         }
-        assert_eq!(TUNABLES.len(), 69);
+        assert_eq!(TUNABLES.len(), 71);
     }
 
     /// Bounds that the search uses as a pair (`clamp(min, max)` panics when min > max, and a

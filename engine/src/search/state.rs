@@ -11,7 +11,7 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use crate::board::Board;
-use crate::correction::{self, CorrectionHistory};
+use crate::correction::{self, CorrectionHistory, CorrectionKeys};
 use crate::eval::{PawnTable, evaluate_cached};
 use crate::history::{Continuations, History, PieceTo};
 use crate::nnue::{AccumulatorStack, Network};
@@ -298,7 +298,7 @@ impl ThreadData {
 
     /// The current position's static eval, not in check (`None` in check): raw, from
     /// the table entry `tt_hit` if there is one or else evaluated, and corrected by what
-    /// correction history learned about its side to move and pawn structure. The
+    /// correction history learned about its side to move, pawns and pieces. The
     /// correction is read before the evaluation runs, so that its load overlaps it.
     #[inline]
     pub(crate) fn static_eval(
@@ -311,7 +311,7 @@ impl ThreadData {
         }
         let correction = self
             .correction
-            .correction(self.board.turn(), self.board.pawn_key());
+            .correction(self.board.turn(), self.correction_keys());
         let raw = tt_hit.map_or_else(|| self.evaluate(), |h| h.static_eval);
         Some(StaticEval {
             raw,
@@ -332,8 +332,17 @@ impl ThreadData {
     /// A search of `depth` found the current position worth `error` more than its raw
     /// static eval: correction history learns it.
     pub(crate) fn learn_eval_error(&mut self, depth: i32, error: i32) {
-        let (side, pawn_key) = (self.board.turn(), self.board.pawn_key());
-        self.correction.update(side, pawn_key, depth, error);
+        let (side, keys) = (self.board.turn(), self.correction_keys());
+        self.correction.update(side, keys, depth, error);
+    }
+
+    /// The keys correction history files the current position under.
+    #[inline]
+    fn correction_keys(&self) -> CorrectionKeys {
+        CorrectionKeys {
+            pawn: self.board.pawn_key(),
+            non_pawn: self.board.non_pawn_keys(),
+        }
     }
 
     /// Counts a node and checks the node limit; every CHECK_INTERVAL nodes, the other stop
