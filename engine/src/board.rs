@@ -700,6 +700,30 @@ mod tests {
         assert_eq!(checked, 5021);
     }
 
+    /// A colour's non-pawn key follows that colour's pieces alone, not the pawns and not
+    /// the other colour's pieces; and a piece on any square, the top rank's included,
+    /// lands on an entry of its own in a table indexed by the key's top bits.
+    #[test]
+    fn non_pawn_keys_follow_each_colours_pieces() {
+        let (white, black) = (Color::White as usize, Color::Black as usize);
+        let mut board = Board::default();
+        let start = board.non_pawn_keys();
+        play(&mut board, "e2e4");
+        assert_eq!(board.non_pawn_keys(), start);
+        play(&mut board, "g8f6");
+        assert_eq!(board.non_pawn_keys()[white], start[white]);
+        assert_ne!(board.non_pawn_keys()[black], start[black]);
+        let entries: std::collections::HashSet<u64> = Square::ALL
+            .into_iter()
+            .map(|sq| {
+                let mut lone = shakmaty::Board::empty();
+                lone.set_piece_at(sq, Color::Black.king());
+                non_pawn_key(&lone, Color::Black) >> (64 - crate::params::CORRECTION_BITS)
+            })
+            .collect();
+        assert_eq!(entries.len(), 64);
+    }
+
     #[test]
     fn repetition_in_the_tree_is_found() {
         let mut board = Board::default();
