@@ -701,8 +701,9 @@ mod tests {
     }
 
     /// A colour's non-pawn key follows that colour's pieces alone, not the pawns and not
-    /// the other colour's pieces; and a piece on any square, the top rank's included,
-    /// lands on an entry of its own in a table indexed by the key's top bits.
+    /// the other colour's pieces; and with these key constants a lone king on any square,
+    /// the top rank's included, lands on an entry of its own in a table indexed by the
+    /// key's top bits (a random key would collide about one time in eight).
     #[test]
     fn non_pawn_keys_follow_each_colours_pieces() {
         let (white, black) = (Color::White as usize, Color::Black as usize);

@@ -23,7 +23,7 @@ use crate::board::Board;
 use crate::history::{Continuations, History};
 use crate::movegen::noisy_moves;
 use crate::params::{CAPTURE_HISTORY_DIVISOR, MVV_SCALE};
-use crate::see::{see_ge, see_value};
+use crate::see::{noisy_value, see_ge};
 
 /// Under-promotions rank below every capture, so they reach the bad area last.
 const UNDER_PROMOTION: i32 = -(1 << 28);
@@ -50,8 +50,7 @@ pub fn is_quiet(m: Move) -> bool {
 /// Most valuable victim first; among equal victims, the better capture history.
 #[inline]
 fn mvv_history(m: Move, capture_history: i32) -> i32 {
-    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-    victim * MVV_SCALE() + capture_history / CAPTURE_HISTORY_DIVISOR()
+    noisy_value(m) * MVV_SCALE() + capture_history / CAPTURE_HISTORY_DIVISOR()
 }
 
 /// Where the picker is in its sequence of stages.

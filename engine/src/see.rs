@@ -16,6 +16,14 @@ pub const fn see_value(role: Role) -> i32 {
     SEE_VALUES[role as usize - 1]
 }
 
+/// The exchange value of what `m` captures plus the piece it promotes to, the pawn not
+/// taken off: a noisy move's weight as a victim when ordering, and the most quiescence's
+/// delta pruning credits it with (a bound, so the pawn can stay).
+#[inline]
+pub fn noisy_value(m: Move) -> i32 {
+    m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value)
+}
+
 /// Material gained by the move itself before any recapture.
 fn gain(m: Move) -> i32 {
     let captured = m.capture().map_or(0, see_value);

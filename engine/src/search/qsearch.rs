@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::movepick::MovePicker;
 use crate::params::{DELTA_MARGIN, TT_CUTOFF_HALFMOVES};
 use crate::score::{DRAW, INFINITY, MAX_PLY, mated_in};
-use crate::see::{see_ge, see_value};
+use crate::see::{noisy_value, see_ge};
 use crate::tt::Bound;
 
 /// Depth recorded for quiescence entries in the transposition table.
@@ -81,8 +81,7 @@ pub(super) fn qsearch<const PV: bool>(
         if let Some(eval) = static_eval {
             // Delta pruning: even winning the captured piece leaves us below α. The move
             // is taken to score up to that much, as a futile move in the main search.
-            let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-            let futility_value = eval + gain + DELTA_MARGIN();
+            let futility_value = eval + noisy_value(m) + DELTA_MARGIN();
             if futility_value <= alpha {
                 best_score = best_score.max(futility_value);
                 continue;
