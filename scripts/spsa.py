@@ -153,6 +153,16 @@ def append(path, entry):
         os.fsync(f.fileno())
 
 
+def resume_point(params, records):
+    """(θ, games played, next iteration) of a run from its log's records. The last record
+    alone carries the run on, so a log cut down to its setup line and last line (small
+    enough to keep in a note) resumes where the run stopped."""
+    if not records:
+        return {p.name: p.value for p in params}, 0, 0
+    last = records[-1]
+    return last["theta"], last["games"], last["iteration"] + 1
+
+
 def run_match(args, plus, minus, seed, concurrency):
     cmd = [args.python, str(args.match), "--a", args.engine, "--b", args.engine,
            "--a-name", "plus", "--b-name", "minus", "--games", str(args.games_per_iter),
@@ -279,12 +289,10 @@ def main(argv=None):
             if setup[key] != getattr(args, key):
                 sys.exit(f"spsa: {args.log} was started with --{key.replace('_', '-')} {setup[key]}")
         params = [Param.parse(line) for line in setup["params"]]
-    theta = records[-1]["theta"] if records else {p.name: p.value for p in params}
-    games = records[-1]["games"] if records else 0
+    theta, games, k = resume_point(params, records)
     print(f"spsa: {len(params)} parameters, {setup['iterations']} iterations of {setup['games_per_iter']} games "
-          f"at {setup['limit']}, from iteration {len(records)}", flush=True)
+          f"at {setup['limit']}, from iteration {k}", flush=True)
 
-    k = len(records)
     while k < setup["iterations"]:
         batch = range(k, min(k + args.batch, setup["iterations"]))
         entries = play_batch(args, params, setup, theta, games, batch, run_match)

@@ -133,6 +133,12 @@ class Text(unittest.TestCase):
             self.assertTrue(lines[1].endswith("\n"))
             self.assertEqual(json.loads(lines[1])["games"], 8)
 
+    def test_a_log_cut_to_its_last_line_resumes_at_the_same_point(self):
+        records = [{"iteration": k, "theta": {"RFP_MARGIN": 75 + k}, "games": 8 * (k + 1)} for k in range(3)]
+        self.assertEqual(spsa.resume_point([param()], []), ({"RFP_MARGIN": 75}, 0, 0))
+        self.assertEqual(spsa.resume_point([param()], records), ({"RFP_MARGIN": 77}, 24, 3))
+        self.assertEqual(spsa.resume_point([param()], records[-1:]), ({"RFP_MARGIN": 77}, 24, 3))
+
     def test_the_svg_has_one_line_per_parameter(self):
         svg = spsa.svg_lines({"A": [0.5, 0.6, 0.4], "B": [0.1, 0.2, 0.3]}, width=140, height=140, pad=20)
         self.assertTrue(svg.startswith("<svg "))
