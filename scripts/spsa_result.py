@@ -38,8 +38,7 @@ def tuned(log):
     if setup is None:
         raise ValueError(f"{log}: no setup line")
     params = [spsa.Param.parse(line) for line in setup["params"]]
-    theta = records[-1]["theta"] if records else {p.name: p.value for p in params}
-    games = records[-1]["games"] if records else 0
+    theta, games, _ = spsa.resume_point(params, records)
     return params, {p.name: round(theta[p.name]) for p in params}, games
 
 

@@ -158,7 +158,7 @@ class Result(unittest.TestCase):
                                                    "SEE_QUIET_MARGIN, int, -60, -150, -10, 5, 0.002"]}})
             _, values, games = spsa_result.tuned(log)
             self.assertEqual((values, games), ({"LMR_DEPTH": 3, "SEE_QUIET_MARGIN": -60}, 0))
-            spsa.append(log, {"theta": {"LMR_DEPTH": 3.6, "SEE_QUIET_MARGIN": -57.4}, "games": 8})
+            spsa.append(log, {"iteration": 0, "theta": {"LMR_DEPTH": 3.6, "SEE_QUIET_MARGIN": -57.4}, "games": 8})
             _, values, games = spsa_result.tuned(log)
             self.assertEqual((values, games), ({"LMR_DEPTH": 4, "SEE_QUIET_MARGIN": -57}, 8))
 
