@@ -65,7 +65,6 @@ class Pentanomial:
     """Mean and variance of a pair's score per game, from the five counts."""
 
     def __init__(self, counts):
-        self.counts = counts
         self.pairs = sum(counts)
         if self.pairs == 0:
             raise ValueError("no complete pair of games")
