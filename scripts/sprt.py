@@ -11,7 +11,9 @@ both finished, and prints the Elo estimate and the LLR.
 A check too long for one sitting (an SPRT of a few Elo takes thousands of games at 10+0.1)
 is played as several match.py runs, each with its own seed and PGN; give them all here.
 Rounds are counted per file, so sittings never mix. A game cut off when a sitting was
-killed has no result and is skipped with its partner.
+killed has no result and is skipped with its partner. A sitting whose PGN is gone (PGNs stay
+outside the repository, and a machine is not always handed on with its files) still counts
+through the pentanomial this script printed for it, given with --counts.
 
 The LLR is the usual normal approximation (as fishtest and OpenBench use for the
 pentanomial): pairs × (s1 − s0)(2μ − s0 − s1) / (2σ²), with μ and σ² the mean and
@@ -20,6 +22,7 @@ variance of a pair's score per game and s0, s1 the scores of the logistic Elo bo
 Examples
   sprt.py --a tuned ../runs/check-s71.pgn ../runs/check-s72.pgn
   sprt.py --a new --sprt -5 0 ../runs/simplify.pgn
+  sprt.py --a tuned --counts 6,57,93,54,5 ../runs/check-s73.pgn
 """
 import argparse
 import math
@@ -49,6 +52,17 @@ def pentanomial(scores):
     for k in {r // 2 for r in scores}:
         if 2 * k in scores and 2 * k + 1 in scores:
             counts[round(2 * (scores[2 * k] + scores[2 * k + 1]))] += 1
+    return counts
+
+
+def counts_arg(text):
+    """--counts: five non-negative integers, the pairs scoring 0, ½, 1, 1½ and 2."""
+    try:
+        counts = [int(c) for c in text.split(",")]
+    except ValueError:
+        counts = []
+    if len(counts) != 5 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not five counts, as in 6,57,93,54,5")
     return counts
 
 
@@ -86,7 +100,9 @@ class Pentanomial:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pgn", nargs="+", type=Path, help="match.py PGNs, one per sitting")
+    ap.add_argument("pgn", nargs="*", type=Path, help="match.py PGNs, one per sitting")
+    ap.add_argument("--counts", action="append", type=counts_arg, default=[], metavar="LL,LD,DD,WD,WW",
+                    help="the pentanomial of a sitting known only by its counts (repeatable)")
     ap.add_argument("--a", required=True, help="name of the engine under test, as in the PGN (match.py's --a-name)")
     ap.add_argument("--sprt", nargs=2, type=float, default=(0.0, 5.0), metavar=("ELO0", "ELO1"))
     ap.add_argument("--alpha", type=float, default=0.05)
@@ -94,7 +110,9 @@ def main():
     args = ap.parse_args()
     if len({p.resolve() for p in args.pgn}) != len(args.pgn):
         ap.error("a PGN is given twice; its games would count twice")
-    counts = [0] * 5
+    if not args.pgn and not args.counts:
+        ap.error("nothing to count: give PGNs, --counts or both")
+    counts = [sum(c) for c in zip([0] * 5, *args.counts)]
     for path in args.pgn:
         try:
             scores = game_scores(path.read_text(), args.a)

@@ -81,6 +81,27 @@ class CommandLine(unittest.TestCase):
                                           r"elo \+\d+\.\d \+- \d+\.\d, LLR \[0, 5\] \+\d\.\d\d "
                                           r"\(-2\.94, 2\.94\) running\n$")
 
+    def test_a_sitting_known_by_its_counts_adds_to_the_pgns(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pgn = Path(tmp, "s1.pgn")
+            pgn.write_text(SITTING)
+            done = self.run_script("--a", "new", "--counts", "1,0,1,0,0", "--counts", "0,0,0,0,2", str(pgn))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("16 games in 8 pairs, pentanomial [1, 1, 2, 1, 3]", done.stdout)
+        alone = self.run_script("--a", "new", "--counts", "6,57,93,54,5")
+        self.assertEqual(alone.returncode, 0, alone.stderr)
+        self.assertIn("430 games in 215 pairs, pentanomial [6, 57, 93, 54, 5], elo -4.0 +- 19.7, "
+                      "LLR [0, 5] -0.32", alone.stdout)
+
+    def test_counts_that_are_not_five_or_are_negative_are_refused(self):
+        for bad in ("6,57,93,54", "6,57,93,54,5,1", "6,57,x,54,5", "6,-1,93,54,5"):
+            done = self.run_script("--a", "new", "--counts", bad)
+            self.assertEqual(done.returncode, 2, bad)
+            self.assertIn("is not five counts", done.stderr)
+        nothing = self.run_script("--a", "new")
+        self.assertEqual(nothing.returncode, 2)
+        self.assertIn("nothing to count", nothing.stderr)
+
     def test_a_file_given_twice_or_missing_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             pgn = Path(tmp, "s1.pgn")
