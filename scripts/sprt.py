@@ -112,13 +112,14 @@ def main():
         ap.error("a PGN is given twice; its games would count twice")
     if not args.pgn and not args.counts:
         ap.error("nothing to count: give PGNs, --counts or both")
-    counts = [sum(c) for c in zip([0] * 5, *args.counts)]
+    sittings = list(args.counts)
     for path in args.pgn:
         try:
             scores = game_scores(path.read_text(), args.a)
         except OSError as e:
             ap.error(f"{path}: {e.strerror}")
-        counts = [c + d for c, d in zip(counts, pentanomial(scores))]
+        sittings.append(pentanomial(scores))
+    counts = [sum(column) for column in zip(*sittings)]
     try:
         stats = Pentanomial(counts)
     except ValueError as e:
