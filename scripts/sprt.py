@@ -56,13 +56,15 @@ def pentanomial(scores):
 
 
 def counts_arg(text):
-    """--counts: five non-negative integers, the pairs scoring 0, ½, 1, 1½ and 2."""
+    """--counts: five non-negative integers, not all zero: the pairs scoring 0, ½, 1, 1½ and 2."""
     try:
         counts = [int(c) for c in text.split(",")]
     except ValueError:
         counts = []
     if len(counts) != 5 or min(counts) < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not five counts, as in 6,57,93,54,5")
+    if sum(counts) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is a sitting of no pairs")
     return counts
 
 

@@ -93,11 +93,14 @@ class CommandLine(unittest.TestCase):
         self.assertIn("430 games in 215 pairs, pentanomial [6, 57, 93, 54, 5], elo -4.0 +- 19.7, "
                       "LLR [0, 5] -0.32", alone.stdout)
 
-    def test_counts_that_are_not_five_or_are_negative_are_refused(self):
+    def test_counts_that_are_not_five_negative_or_empty_are_refused(self):
         for bad in ("6,57,93,54", "6,57,93,54,5,1", "6,57,x,54,5", "6,-1,93,54,5"):
             done = self.run_script("--a", "new", "--counts", bad)
             self.assertEqual(done.returncode, 2, bad)
             self.assertIn("is not five counts", done.stderr)
+        empty = self.run_script("--a", "new", "--counts", "0,0,0,0,0")
+        self.assertEqual(empty.returncode, 2)
+        self.assertIn("is a sitting of no pairs", empty.stderr)
         nothing = self.run_script("--a", "new")
         self.assertEqual(nothing.returncode, 2)
         self.assertIn("nothing to count", nothing.stderr)
