@@ -729,8 +729,6 @@ fn a_search_thread_that_cannot_start_costs_no_setting() {
         assert!(status.success(), "prlimit --as={soft}: {status}");
     };
     let b = board(MIDDLEGAME, false, &[]);
-    e.send(&format!("position fen {MIDDLEGAME}"));
-    e.expect_silent("position");
     // CI once saw the search start under the limit (29 Nov, `d484d8a`): the engine's
     // address space had shrunk by 32 MiB or more between the reading and the `go` (most
     // likely glibc's: a thread's first allocation maps twice a 64 MiB arena, then trims it).
@@ -738,7 +736,12 @@ fn a_search_thread_that_cannot_start_costs_no_setting() {
     // (a whole search) is forgotten with `ucinewgame` and tried again, three times at most.
     let status = format!("/proc/{pid}/status");
     let mut lines = Vec::new();
-    for _ in 0..3 {
+    for attempt in 0..3 {
+        if attempt > 0 {
+            e.send("ucinewgame");
+        }
+        e.send(&format!("position fen {MIDDLEGAME}"));
+        e.expect_silent("position");
         let size = (0..10)
             .map(|_| {
                 std::thread::sleep(Duration::from_millis(10));
@@ -752,9 +755,6 @@ fn a_search_thread_that_cannot_start_costs_no_setting() {
         if lines.len() == 2 {
             break;
         }
-        e.send("ucinewgame");
-        e.send(&format!("position fen {MIDDLEGAME}"));
-        e.expect_silent("ucinewgame");
     }
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(
