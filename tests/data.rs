@@ -10,7 +10,9 @@ use std::process::{Command, Output};
 
 use common::BINARY;
 use cutoff_engine::data::{Outcome, PackedPosition};
-use shakmaty::Color;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 fn cutoff(args: &[&str]) -> Output {
     Command::new(BINARY).args(args).output().unwrap()
@@ -258,9 +260,11 @@ fn damaged_files_are_refused_by_offset() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.txt:1:"));
 }
 
-/// Games from a position Black wins (a rook up), Black to move: the scores kept are
-/// negative from White's view and the result is Black's win. (A knight up was not enough:
-/// at 3,000 nodes gen5 traded into a lone bishop and drew both games.)
+/// Each record's score is its search's score turned to White's view, and its result is
+/// the game's, from White's side: the game's own PGN (the mover's score after each move),
+/// replayed, says what every record must hold. The game starts a rook down for White, so
+/// that most scores are far from zero and a sign taken from the wrong side would show;
+/// who wins does not matter (a search of 3,000 nodes can lose it a rook up).
 #[test]
 fn labels_are_from_whites_view() {
     let dir = common::scratch("data", "labels");
@@ -270,11 +274,13 @@ fn labels_are_from_whites_view() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR b Kkq -\n",
     )
     .unwrap();
-    let data = dir.join("labels.bin");
+    let (data, pgn) = (dir.join("labels.bin"), dir.join("labels.pgn"));
     ok(&[
         "datagen",
         "--output",
         s(&data),
+        "--pgn",
+        s(&pgn),
         "--book",
         s(&book),
         "--random-plies",
@@ -284,25 +290,73 @@ fn labels_are_from_whites_view() {
         "--nodes",
         "3000",
         "--games",
-        "2",
+        "1",
         "--threads",
-        "2",
+        "1",
         "--seed",
         "1",
     ]);
+    let (outcome, white_scores) = replay(&std::fs::read_to_string(&pgn).unwrap());
     let records = common::read_records(&data);
-    assert!(!records.is_empty());
-    let mut negative = 0;
+    assert!(records.len() >= 10, "{} records", records.len());
     for record in &records {
-        assert_eq!(record.outcome(), Outcome::BlackWins, "{record:?}");
-        negative += usize::from(record.white_score() < 0);
+        let fen = record.unpack().unwrap().board.fen();
+        assert_eq!(record.outcome(), outcome, "{fen}");
+        assert_eq!(
+            Some(&i32::from(record.white_score())),
+            white_scores.get(&fen),
+            "{fen}"
+        );
     }
-    assert!(
-        negative * 10 >= records.len() * 9,
-        "{negative} of {}",
-        records.len()
-    );
     // Both sides to move appear, so the sign is not the mover's.
     assert!(records.iter().any(|r| r.turn() == Color::White));
     assert!(records.iter().any(|r| r.turn() == Color::Black));
+}
+
+/// One datagen game's PGN: its result, and the FEN of each position searched with that
+/// search's score in centipawns from White's view (mate and tablebase scores left out).
+fn replay(pgn: &str) -> (Outcome, HashMap<String, i32>) {
+    let tag = |name: &str| {
+        let start = format!("[{name} \"");
+        let line = pgn.lines().find_map(|l| l.strip_prefix(&start)).unwrap();
+        line.strip_suffix("\"]").unwrap().to_string()
+    };
+    let outcome = Outcome::parse(&tag("Result")).unwrap();
+    let mut pos: Chess = Fen::from_ascii(tag("FEN").as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let movetext = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>();
+    let mut scores = HashMap::new();
+    let mut san = None;
+    // Outside the braces: move numbers, SAN and the result; inside: "+4.72/6, cutoff".
+    for (i, part) in movetext.join(" ").split(['{', '}']).enumerate() {
+        if i % 2 == 0 {
+            san = part.split_whitespace().rfind(|w| !w.ends_with('.'));
+            continue;
+        }
+        let score = part.split('/').next().unwrap();
+        if !score.contains('M') {
+            let mover = (score.parse::<f64>().unwrap() * 100.0).round() as i32;
+            let white = if pos.turn() == Color::White {
+                mover
+            } else {
+                -mover
+            };
+            scores.insert(
+                Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+                white,
+            );
+        }
+        let mv = SanPlus::from_ascii(san.unwrap().as_bytes())
+            .unwrap()
+            .san
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(mv);
+    }
+    (outcome, scores)
 }

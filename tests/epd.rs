@@ -179,8 +179,8 @@ fn end_to_end_run_with_fixed_nodes() {
     );
 }
 
-const EXPECTED_BK_SOLVED_WITH_THE_NETWORK: usize = 15;
-const EXPECTED_BK_SOLVED_HAND_CRAFTED: usize = 15;
+const EXPECTED_BK_SOLVED_WITH_THE_NETWORK: usize = 16;
+const EXPECTED_BK_SOLVED_HAND_CRAFTED: usize = 17;
 
 #[test]
 fn unreadable_files_fail_the_run() {

@@ -919,7 +919,7 @@ fn lowest_level_plays_legal_moves_and_sometimes_not_the_best() {
         assert!(result.depth < 12, "{fen}: depth {}", result.depth);
         not_best += usize::from(chosen.multipv != 1);
     }
-    assert_eq!((bench::POSITIONS.len(), not_best), (50, 19));
+    assert_eq!((bench::POSITIONS.len(), not_best), (50, 20));
 }
 
 /// The stated mate policy: a mate the search has seen is played, at every level; mate in
@@ -956,7 +956,7 @@ fn lower_levels_search_fewer_nodes() {
         .map(|&skill| search(&b, &Limits::depth(60), &weakened(skill)).0.nodes)
         .collect();
     assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
-    assert_eq!(nodes, [1493, 11017, 81112, 584770]);
+    assert_eq!(nodes, [1464, 8935, 76139, 680556]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -967,17 +967,18 @@ fn lower_levels_search_fewer_nodes() {
 /// zugzwang, which a search that may pass cannot see. A null move that fails high at a
 /// deep node is verified by a search without null moves; when that verification kept them
 /// off at its own node only, White passed again two plies on and Nxd5 was first chosen at
-/// depth 21. With null moves off for most of the verification's depth it is found at 18.
-/// Since the node-type reductions and history pruning (branch `search/r3`) it is found at
-/// depth 20 (1.19 M nodes), and with the verification limited to its own node again only
-/// at 23 (3.4 M nodes). Since futile moves lift a fail-low score it is found at depth 22
-/// (3.9 M nodes), and with the verification at its own node only at 26 (16.7 M nodes):
-/// depth 22 tells the two apart.
+/// depth 21, and with null moves off for most of the verification's depth at 18. Later
+/// searches moved those depths (20 against 23, then 22 against 26), and with the
+/// SPSA-tuned constants the order turned: Nxd5 at depth 27 (11.9 M nodes) with the span,
+/// at 20 with the verifying node alone. A search's depth for one position is too chaotic
+/// to judge the span by, so the span has its own test
+/// (`null_moves_stay_off_for_most_of_a_verification`, in `alphabeta.rs`); this one keeps
+/// the zugzwang found, at depth 28 (15.3 M nodes).
 #[test]
 fn null_move_verification_sees_the_zugzwang() {
     let fen = "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1";
     let b = board(fen);
-    let result = search_depth(&b, 22);
+    let result = search_depth(&b, 28);
     assert_eq!(
         uci(&b, result.best),
         "f4d5",

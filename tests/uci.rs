@@ -369,7 +369,7 @@ fn spsa_params_prints_openbench_lines() {
     assert_eq!(text.lines().collect::<Vec<_>>(), expected);
     assert_eq!(
         text.lines().next(),
-        Some("ASPIRATION_WINDOW, int, 25, 5, 100, 3, 0.002")
+        Some("ASPIRATION_WINDOW, int, 24, 5, 100, 3, 0.002")
     );
     let mut e = Engine::spawn();
     let cmd = "setoption name RFP_MARGIN value 80";

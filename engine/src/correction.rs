@@ -156,7 +156,7 @@ mod tests {
             c.update(Color::Black, keys, 20, 5000);
         }
         let limit = weighted(CORRECTION_LIMIT(), 2);
-        assert!((limit - 3..limit).contains(&c.correct(Color::Black, keys, 0)));
+        assert!((limit - 3..=limit).contains(&c.correct(Color::Black, keys, 0)));
     }
 
     /// A corrected evaluation stays below every tablebase score, as the raw one does

@@ -49,6 +49,14 @@ fn lmr_reduction(depth: usize, moves: usize) -> i32 {
     lmr_formula(depth, moves)
 }
 
+/// The first ply where a null move may be tried again inside a verification of
+/// `verify_depth` plies started at `ply`. Null moves stay off for most of its depth, not
+/// only at its own node: else the side in zugzwang could pass again two plies on
+/// (Stockfish's span).
+fn null_moves_off_until(ply: usize, verify_depth: i32) -> usize {
+    ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize
+}
+
 /// The kind of node a search is, as the parent expects it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Node {
@@ -322,15 +330,12 @@ pub(super) fn alphabeta<const PV: bool>(
                     return score;
                 }
                 // Deep nodes: verify with a reduced search without null moves, so a
-                // zugzwang cannot cut off a large subtree. Null moves stay off for most
-                // of the verification's depth, not only at this node: else the same
-                // side could pass out of the zugzwang again two plies on (Stockfish's
-                // span). A verification inside another one leaves the outer one's limit
-                // in force when it ends.
+                // zugzwang cannot cut off a large subtree. A verification inside another
+                // one leaves the outer one's limit in force when it ends.
                 // Negative only for a tuning build's extreme NMP_* values.
                 let verify_depth = (depth - reduction).max(0);
                 let outer_min_ply = td.nmp_min_ply;
-                td.nmp_min_ply = ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize;
+                td.nmp_min_ply = null_moves_off_until(ply, verify_depth);
                 let verified =
                     alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
                 td.nmp_min_ply = outer_min_ply;
@@ -631,6 +636,17 @@ mod tests {
         td.board = board;
         let score = alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut);
         (score, td.nodes)
+    }
+
+    /// A verification keeps the side that passed from passing again two plies on, and
+    /// beyond: null moves stay off for three quarters of its depth (once they stayed off
+    /// at the verifying node alone, `ply + 1`).
+    #[test]
+    fn null_moves_stay_off_for_most_of_a_verification() {
+        assert_eq!(null_moves_off_until(10, 0), 10);
+        assert_eq!(null_moves_off_until(10, 4), 13);
+        assert_eq!(null_moves_off_until(10, 8), 16);
+        assert_eq!(null_moves_off_until(30, 13), 39);
     }
 
     #[test]
