@@ -463,14 +463,12 @@ mod tests {
     #[cfg(feature = "tune-search")]
     #[test]
     fn a_tuning_build_sets_by_name() {
-        let default = TUNABLES
-            .iter()
-            .find(|t| t.name == "DELTA_MARGIN")
-            .map(|t| t.default);
+        let before = DELTA_MARGIN();
         assert_eq!(set("delta_margin", 250), Ok(()));
         assert_eq!(DELTA_MARGIN(), 250);
         assert!(set("DELTA_MARGIN", 10).is_err());
         assert_eq!(DELTA_MARGIN(), 250);
-        assert_eq!(set("DELTA_MARGIN", default.unwrap()), Ok(()));
+        assert_eq!(set("DELTA_MARGIN", before), Ok(()));
+        assert_eq!(DELTA_MARGIN(), before);
     }
 }
