@@ -13,11 +13,11 @@ const SOURCES: &[&str] = &[
     "build.rs",
     "Cargo.toml",
     "Cargo.lock",
-    "uci",
+    "src",
     "engine",
     "lab",
     "train",
-    "tune",
+    "texel",
 ];
 
 fn main() {

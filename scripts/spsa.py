@@ -12,7 +12,7 @@ iteration, N pairs in all and j pairs played so far,
 
 so that the last pair is played at ±c_end and learns at a_end = r_end · c_end².
 
-The tuning binary is `cargo build --release --features tune-search`; its search constants
+The tuning binary is `cargo build --release --features spsa`; its search constants
 are UCI spin options, and `cutoff spsa-params` lists them as OpenBench input lines
 (`name, int, value, min, max, c_end, r_end`), the form --params reads too.
 
@@ -24,7 +24,7 @@ applies their updates in order, so that a run planned for 8 games an iteration o
 can go on at concurrency 16 on a larger machine with the same gains (a killed batch is
 replayed whole).
 
-Examples (build the engine with `cargo build --release --features tune-search
+Examples (build the engine with `cargo build --release --features spsa
 --target-dir target/tune`)
   cutoff spsa-params | grep -v '^TIME_' > search.spsa     # time management needs a clock
   spsa.py --engine target/tune/release/cutoff --params search.spsa --nodes 20000 \
@@ -251,7 +251,7 @@ def play_batch(args, params, setup, theta, games, batch, match):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--engine", required=True, help="a tuning build (--features tune-search)")
+    ap.add_argument("--engine", required=True, help="a tuning build (--features spsa)")
     ap.add_argument("--params", type=Path, help="OpenBench SPSA lines to tune (default: all of `ENGINE spsa-params`)")
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--games-per-iter", type=int, help="games per iteration, even (default: 2 × concurrency)")

@@ -6,7 +6,7 @@
 
 mod common;
 /// The parser's word lists and `bench`'s arguments, from the parser's own file.
-#[path = "../uci/words.rs"]
+#[path = "../src/uci/words.rs"]
 mod words;
 
 use std::collections::HashSet;

@@ -7,7 +7,7 @@
 //! The constants that change how well Cutoff plays are declared once, in `tunables!`,
 //! with their range and SPSA step sizes, and read as `NAME()`. A normal build makes each
 //! an `#[inline(always)] const fn` returning its value: the compiler folds it as it would
-//! a `const`. A tuning build (Cargo feature `tune-search`) reads each from a table of
+//! a `const`. A tuning build (Cargo feature `spsa`) reads each from a table of
 //! atomics that the UCI layer sets through [`set`], one `spin` option per constant, so a
 //! tuner can play one binary against itself with different values. [`TUNABLES`] lists
 //! them for both builds, and [`Tunable::openbench_line`] writes a tune's input for
@@ -48,8 +48,8 @@ impl Tunable {
     }
 }
 
-/// True in a tuning build (feature `tune-search`), where [`set`] changes the constants.
-pub const TUNING: bool = cfg!(feature = "tune-search");
+/// True in a tuning build (feature `spsa`), where [`set`] changes the constants.
+pub const TUNING: bool = cfg!(feature = "spsa");
 
 /// OpenBench's usual final learning rate, for a tunable that names none.
 const R_END: f64 = 0.002;
@@ -64,7 +64,7 @@ macro_rules! tunables {
         ($min:literal..=$max:literal, c_end $c_end:literal $(, r_end $r_end:literal)?);)*) => {
         $(
             $(#[doc = $doc])*
-            #[cfg(not(feature = "tune-search"))]
+            #[cfg(not(feature = "spsa"))]
             #[allow(non_snake_case, reason = "read as the constant it replaces: `RFP_MARGIN()`")]
             #[inline(always)]
             pub const fn $name() -> $ty {
@@ -72,7 +72,7 @@ macro_rules! tunables {
             }
 
             $(#[doc = $doc])*
-            #[cfg(feature = "tune-search")]
+            #[cfg(feature = "spsa")]
             #[allow(non_snake_case, reason = "read as the constant it replaces: `RFP_MARGIN()`")]
             #[inline]
             pub fn $name() -> $ty {
@@ -93,7 +93,7 @@ macro_rules! tunables {
 
         /// The tuning build's current values: process-wide, as UCI options are, and
         /// read with relaxed loads (a value set between searches is seen by the next).
-        #[cfg(feature = "tune-search")]
+        #[cfg(feature = "spsa")]
         mod tuned {
             use std::sync::atomic::AtomicI32;
 
@@ -316,15 +316,15 @@ pub fn set(name: &str, value: i32) -> Result<(), String> {
     store(slot, value)
 }
 
-#[cfg(feature = "tune-search")]
+#[cfg(feature = "spsa")]
 fn store(slot: usize, value: i32) -> Result<(), String> {
     tuned::VALUES[slot].store(value, std::sync::atomic::Ordering::Relaxed);
     Ok(())
 }
 
-#[cfg(not(feature = "tune-search"))]
+#[cfg(not(feature = "spsa"))]
 fn store(_slot: usize, _value: i32) -> Result<(), String> {
-    Err("search constants are fixed in this build; build with --features tune-search".into())
+    Err("search constants are fixed in this build; build with --features spsa".into())
 }
 
 /// Transposition-table cutoffs are taken only while the halfmove clock is below this: an
@@ -449,10 +449,10 @@ mod tests {
         );
     }
 
-    #[cfg(not(feature = "tune-search"))]
+    #[cfg(not(feature = "spsa"))]
     #[test]
     fn a_normal_build_refuses_to_set() {
-        assert!(set("RFP_MARGIN", 80).unwrap_err().contains("tune-search"));
+        assert!(set("RFP_MARGIN", 80).unwrap_err().contains("spsa"));
         assert_eq!(
             set("rfp_margin", 10).unwrap_err(),
             "RFP_MARGIN must be within 30..150, not 10"
@@ -460,7 +460,7 @@ mod tests {
         assert_eq!(set("NO_SUCH", 1).unwrap_err(), "no tunable named 'NO_SUCH'");
     }
 
-    #[cfg(feature = "tune-search")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn a_tuning_build_sets_by_name() {
         let before = DELTA_MARGIN();

@@ -6,7 +6,7 @@
 //! attacking role times the king-zone squares that role attacks, and a weight per role
 //! times the safe checks it has) are summed, and the penalty grows with the square of the
 //! sum, because a lone attacker rarely mates while several together often do. The tuner differentiates through it explicitly
-//! (`cutoff-tune`); the trace records its inputs, [`KingAttack`], per side.
+//! (`cutoff-texel`); the trace records its inputs, [`KingAttack`], per side.
 
 use shakmaty::{Bitboard, Color, Square, attacks};
 

@@ -1,4 +1,4 @@
-//! Evaluation weights, tuned by `cutoff tune`.
+//! Evaluation weights, tuned by `cutoff texel`.
 //!
 //! Generated file: to change a weight by hand, change it here and retune, or edit the
 //! tuner's starting point (the weights the tuning binary was built with).

@@ -27,7 +27,7 @@ fn lmr_formula(depth: usize, moves: usize) -> i32 {
 }
 
 /// [`lmr_formula`] for depths and move numbers below 64, computed once.
-#[cfg(not(feature = "tune-search"))]
+#[cfg(not(feature = "spsa"))]
 fn lmr_reduction(depth: usize, moves: usize) -> i32 {
     static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -44,7 +44,7 @@ fn lmr_reduction(depth: usize, moves: usize) -> i32 {
 
 /// A tuning build computes each reduction afresh: BASE and DIVISOR may change between
 /// searches, and a table computed once would keep the first values.
-#[cfg(feature = "tune-search")]
+#[cfg(feature = "spsa")]
 fn lmr_reduction(depth: usize, moves: usize) -> i32 {
     lmr_formula(depth, moves)
 }
@@ -701,7 +701,7 @@ mod tests {
     /// either end of its range, the others at their defaults (LMR_DEPTH 1 used to abort
     /// on `clamp(0, -1)` in the first search). The values are process-wide, so
     /// `.ci/run` runs this test alone.
-    #[cfg(feature = "tune-search")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn every_tunable_value_in_range_searches() {
         use crate::limits::Limits;

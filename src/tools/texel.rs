@@ -1,4 +1,4 @@
-//! `cutoff tune`: fits the evaluation's weights to labelled positions (`cutoff_tune`) and
+//! `cutoff texel`: fits the evaluation's weights to labelled positions (`cutoff_texel`) and
 //! writes them as Rust source, by default over `engine/src/eval/weights.rs`.
 
 use std::io::IsTerminal;
@@ -6,19 +6,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use cutoff_tune::data::Dataset;
-use cutoff_tune::model;
-use cutoff_tune::tuner::{Settings, Tuner};
-use cutoff_tune::writer::weights_source;
+use cutoff_texel::data::Dataset;
+use cutoff_texel::model;
+use cutoff_texel::tuner::{Settings, Tuner};
+use cutoff_texel::writer::weights_source;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::pending_file::PendingFile;
+use crate::tools::pending_file::PendingFile;
 
 /// Where the engine reads its weights from, relative to the repository root.
 const DEFAULT_OUTPUT: &str = "engine/src/eval/weights.rs";
 
 #[derive(Args, Debug)]
-pub struct TuneArgs {
+pub struct TexelArgs {
     /// Data files: `cutoff datagen` records, or text lines `FEN | score | result` (White's view).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
@@ -56,10 +56,10 @@ pub(crate) fn bar(len: u64, template: &str) -> ProgressBar {
 
 /// The command line that made a weights file, minus `--threads` and `--output` (which do
 /// not change what is written).
-fn command_line(args: &TuneArgs) -> String {
+fn command_line(args: &TexelArgs) -> String {
     let files: Vec<String> = args.data.iter().map(|f| f.display().to_string()).collect();
     format!(
-        "cutoff tune {} --epochs {} --lambda {} --learning-rate {} --batch-size {}",
+        "cutoff texel {} --epochs {} --lambda {} --learning-rate {} --batch-size {}",
         files.join(" "),
         args.epochs,
         args.lambda,
@@ -68,18 +68,18 @@ fn command_line(args: &TuneArgs) -> String {
     )
 }
 
-/// Runs `cutoff tune`.
-pub fn run(args: &TuneArgs) -> ExitCode {
+/// Runs `cutoff texel`.
+pub fn run(args: &TexelArgs) -> ExitCode {
     if !(0.0..=1.0).contains(&args.lambda) {
         eprintln!(
-            "cutoff tune: --lambda must be between 0 and 1, got {}",
+            "cutoff texel: --lambda must be between 0 and 1, got {}",
             args.lambda
         );
         return ExitCode::from(2);
     }
     if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
         eprintln!(
-            "cutoff tune: --learning-rate must be positive, got {}",
+            "cutoff texel: --learning-rate must be positive, got {}",
             args.learning_rate
         );
         return ExitCode::from(2);
@@ -90,18 +90,18 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     {
         Ok(pool) => pool,
         Err(e) => {
-            eprintln!("cutoff tune: cannot start {} threads: {e}", args.threads);
+            eprintln!("cutoff texel: cannot start {} threads: {e}", args.threads);
             return ExitCode::FAILURE;
         }
     };
-    pool.install(|| tune(args))
+    pool.install(|| texel(args))
 }
 
-fn tune(args: &TuneArgs) -> ExitCode {
+fn texel(args: &TexelArgs) -> ExitCode {
     let mut output = match PendingFile::create(&args.output) {
         Ok(file) => file,
         Err(e) => {
-            eprintln!("cutoff tune: {e}");
+            eprintln!("cutoff texel: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -113,13 +113,13 @@ fn tune(args: &TuneArgs) -> ExitCode {
         Ok(data) => data,
         Err(e) => {
             loading.finish_and_clear();
-            eprintln!("cutoff tune: {e}");
+            eprintln!("cutoff texel: {e}");
             return ExitCode::FAILURE;
         }
     };
     loading.finish_and_clear();
     if data.is_empty() {
-        eprintln!("cutoff tune: no positions in the data");
+        eprintln!("cutoff texel: no positions in the data");
         return ExitCode::FAILURE;
     }
     println!("positions: {}", data.len());
@@ -152,7 +152,7 @@ fn tune(args: &TuneArgs) -> ExitCode {
     println!("rounded weights: loss {final_loss:.8}");
     let files: Vec<String> = args.data.iter().map(|f| f.display().to_string()).collect();
     let header = vec![
-        "Evaluation weights, tuned by `cutoff tune`.".to_string(),
+        "Evaluation weights, tuned by `cutoff texel`.".to_string(),
         String::new(),
         "Generated file: to change a weight by hand, change it here and retune, or edit the"
             .to_string(),
@@ -170,7 +170,7 @@ fn tune(args: &TuneArgs) -> ExitCode {
         .write_bytes(source.as_bytes())
         .and_then(|()| output.finish())
     {
-        eprintln!("cutoff tune: {e}");
+        eprintln!("cutoff texel: {e}");
         return ExitCode::FAILURE;
     }
     println!("wrote {}", args.output.display());

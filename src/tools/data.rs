@@ -18,8 +18,8 @@ use cutoff_engine::data::{self, HEADER_BYTES, Header, PackedPosition, RECORD_BYT
 use cutoff_engine::rng::Rng;
 use shakmaty::Role;
 
-use crate::pending_file::PendingFile;
-use crate::pgn;
+use crate::tools::pending_file::PendingFile;
+use crate::tools::pgn;
 
 /// Memory for one shard of `shuffle` unless `--memory-mb` says otherwise.
 const DEFAULT_SHUFFLE_MB: f64 = 1024.0;
@@ -178,7 +178,7 @@ impl Output {
     /// A data file with its header.
     fn records(target: &Path) -> Result<Output, String> {
         let mut output = Output::raw(target)?;
-        let header = Header::new(&crate::datagen::generator());
+        let header = Header::new(&crate::tools::datagen::generator());
         output.write_bytes(&header.to_bytes())?;
         Ok(output)
     }

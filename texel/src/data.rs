@@ -270,7 +270,7 @@ mod tests {
     /// A binary file and its text lines load to the same dataset.
     #[test]
     fn records_load_like_their_text() {
-        let dir = std::env::temp_dir().join(format!("cutoff-tune-bin-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("cutoff-texel-bin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let lines = [
             format!("{START} | 25 | 0.5"),
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn load_names_file_and_line() {
-        let dir = std::env::temp_dir().join(format!("cutoff-tune-data-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("cutoff-texel-data-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("bad.txt");
         std::fs::write(&file, format!("{START} | 0 | 1.0\n\n{START} | x | 1.0\n")).unwrap();

@@ -1,4 +1,4 @@
-//! `cutoff tune` end to end: determinism across thread counts, a falling loss, a
+//! `cutoff texel` end to end: determinism across thread counts, a falling loss, a
 //! `cargo fmt`-clean weights file, and bad data refused with its file and line.
 
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("cutoff-tune-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("cutoff-texel-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("scratch folder");
         Scratch(dir)
     }
@@ -73,13 +73,13 @@ fn synthetic_data() -> Vec<String> {
 
 fn tune(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cutoff"))
-        .arg("tune")
+        .arg("texel")
         .args(args)
         .output()
-        .expect("run cutoff tune")
+        .expect("run cutoff texel")
 }
 
-/// The loss `cutoff tune` printed on the line starting with `prefix`.
+/// The loss `cutoff texel` printed on the line starting with `prefix`.
 fn loss(stdout: &str, prefix: &str) -> f64 {
     let line = stdout
         .lines()
@@ -89,7 +89,7 @@ fn loss(stdout: &str, prefix: &str) -> f64 {
 }
 
 #[test]
-fn tune_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
+fn texel_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
     let scratch = Scratch::new("run");
     let data = scratch.0.join("data.txt");
     let lines = synthetic_data();
@@ -142,7 +142,7 @@ fn tune_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
     );
 
     let source = &outputs[0].1;
-    assert!(source.starts_with("//! Evaluation weights, tuned by `cutoff tune`.\n"));
+    assert!(source.starts_with("//! Evaluation weights, tuned by `cutoff texel`.\n"));
     assert!(source.contains(&format!("//! Data: {data_arg} (426 positions).\n")));
     assert!(source.contains("--epochs 4 --lambda 0.5 --learning-rate 1 --batch-size 32`.\n"));
     assert!(source.contains("pub const KNIGHT_PST: [Score; 64] = [\n"));
@@ -159,7 +159,7 @@ fn tune_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
 }
 
 #[test]
-fn tune_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
+fn texel_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
     let scratch = Scratch::new("bad");
     let data = scratch.0.join("bad.txt");
     let good = &synthetic_data()[0];
@@ -175,7 +175,7 @@ fn tune_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
     assert_eq!(
         String::from_utf8_lossy(&run.stderr),
         format!(
-            "cutoff tune: {}:2: expected 'FEN | score | result', got 4 field(s)\n",
+            "cutoff texel: {}:2: expected 'FEN | score | result', got 4 field(s)\n",
             data.display()
         )
     );
@@ -191,7 +191,7 @@ fn tune_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
     assert!(!run.status.success());
     assert!(
         String::from_utf8_lossy(&run.stderr)
-            .starts_with("cutoff tune: cannot create /nonexistent/weights.rs.partial: "),
+            .starts_with("cutoff texel: cannot create /nonexistent/weights.rs.partial: "),
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );

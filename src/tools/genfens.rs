@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use cutoff_engine::datagen;
 use cutoff_engine::search::Searcher;
 
-use crate::datagen::load_openings;
+use crate::tools::datagen::load_openings;
 
 /// Table size of the searcher that checks each opening (MB).
 const GENFENS_HASH_MB: usize = 2;

@@ -10,7 +10,7 @@ use cutoff_train::checkpoint::Checkpoint;
 use cutoff_train::optim::Schedule;
 use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
 
-use crate::tune::bar;
+use crate::tools::texel::bar;
 
 /// Epochs of a fresh run unless `--epochs` says otherwise.
 const DEFAULT_EPOCHS: u32 = 30;

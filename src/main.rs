@@ -1,21 +1,8 @@
 //! `cutoff`: with no subcommand, a UCI engine on stdin/stdout; subcommands run the
 //! engine's tools from the command line.
 
-mod command;
-mod data;
-mod datagen;
-mod epd;
-mod genfens;
-mod lab;
-mod network_args;
-mod options;
-mod output;
-mod pending_file;
-mod pgn;
-mod session;
-mod syzygy;
-mod train;
-mod tune;
+mod tools;
+mod uci;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -26,7 +13,9 @@ use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::nnue::Network;
 use cutoff_engine::params;
-use network_args::NetworkArgs;
+use tools::network_args::NetworkArgs;
+use tools::{data, datagen, epd, genfens, lab, texel, train};
+use uci::{command, session};
 
 /// The crate version and, when built from a git checkout, the commit (build.rs): for
 /// `--version` and the UCI `id name`.
@@ -130,7 +119,7 @@ enum Tool {
         args: datagen::DatagenArgs,
     },
     /// Print every tunable search constant as an OpenBench SPSA input line: `name, int,
-    /// value, min, max, c_end, r_end` (a build with `--features tune-search` takes them as
+    /// value, min, max, c_end, r_end` (a build with `--features spsa` takes them as
     /// UCI options).
     SpsaParams,
     /// Training data tools: stats, from-text, to-text, from-pgn, merge, dedup, shuffle,
@@ -142,9 +131,10 @@ enum Tool {
     /// Fit the evaluation's weights to labelled positions (datagen records or
     /// `FEN | score | result` lines) and write them as Rust source (default:
     /// engine/src/eval/weights.rs).
-    Tune {
+    #[command(alias = "tune")]
+    Texel {
         #[command(flatten)]
-        args: tune::TuneArgs,
+        args: texel::TexelArgs,
     },
     /// Train a network (768 -> H x2 -> 1) on packed positions on the CPU; after each
     /// epoch write the quantised network, a checkpoint and the loss curves (SVG).
@@ -259,7 +249,7 @@ fn main() -> ExitCode {
         Some(Tool::Lab { args }) => lab::run(&args),
         Some(Tool::Datagen { args }) => datagen::run(&args),
         Some(Tool::Data { tool }) => data::run(&tool),
-        Some(Tool::Tune { args }) => tune::run(&args),
+        Some(Tool::Texel { args }) => texel::run(&args),
         Some(Tool::Train { args }) => train::run(&args),
         Some(Tool::SpsaParams) => {
             for t in params::TUNABLES {

@@ -13,9 +13,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::output;
-use crate::pending_file::PendingFile;
-use crate::syzygy;
+use crate::tools::pending_file::PendingFile;
+use crate::uci::output;
+use crate::uci::syzygy;
 
 /// Settings of a run, from the command line.
 pub struct EpdRun {

@@ -21,10 +21,10 @@ use cutoff_engine::search::{Report, SEARCH_STACK_SIZE, SearchOptions, Searcher, 
 use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
-use crate::command::{self, BENCH_USAGE, Command, Go};
-use crate::options::{self, EMBEDDED_NETWORK, Value};
-use crate::output;
-use crate::syzygy;
+use crate::uci::command::{self, BENCH_USAGE, Command, Go};
+use crate::uci::options::{self, EMBEDDED_NETWORK, Value};
+use crate::uci::output;
+use crate::uci::syzygy;
 
 /// Stack of the perft thread, which only hands the work to rayon's pool.
 const SMALL_STACK_SIZE: usize = 1 << 20;

@@ -31,7 +31,7 @@ use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::network_args::NetworkArgs;
+use crate::tools::network_args::NetworkArgs;
 
 /// Without a terminal for the progress bar, a status line this often.
 const STATUS_INTERVAL: Duration = Duration::from_secs(60);
@@ -503,7 +503,10 @@ impl Run<'_> {
                     data::extend_bytes(&mut bytes, &game.samples);
                     self.write(self.output, &bytes)?;
                     if let Some(pgn) = self.pgn {
-                        self.write(pgn, crate::pgn::write_game(&game, index + 1).as_bytes())?;
+                        self.write(
+                            pgn,
+                            crate::tools::pgn::write_game(&game, index + 1).as_bytes(),
+                        )?;
                     }
                     tally.add(&game);
                     Ok(())
