@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tune Cutoff's search constants by SPSA, locally, over ../shared/tools/match.py.
+"""Tune Cutoff's search constants by SPSA, locally, with fastchess playing the games.
 
 Each iteration perturbs every constant by ±c_k at once (a random sign per constant), plays
 a small match of the tuning binary against itself, θ+cΔ against θ−cΔ, and moves θ along
@@ -24,14 +24,20 @@ applies their updates in order, so that a run planned for 8 games an iteration o
 can go on at concurrency 16 on a larger machine with the same gains (a killed batch is
 replayed whole).
 
+Each iteration's games are one fastchess run (--fastchess, default `fastchess` on the
+PATH; docs/testing.md says how to build it) in a temporary folder, so its autosaved state
+goes nowhere; --openings names the opening book (an EPD file), drawn in random order from
+a seed that follows from --seed and the iteration.
+
 Examples (build the engine with `cargo build --release --features spsa
---target-dir target/tune`)
+--target-dir target/spsa`)
   cutoff spsa-params | grep -v '^TIME_' > search.spsa     # time management needs a clock
-  spsa.py --engine target/tune/release/cutoff --params search.spsa --nodes 20000 \
-      --iterations 2500 --games-per-iter 8 --concurrency 2      # 20,000 games on 2 cores
+  spsa.py --engine target/spsa/release/cutoff --params search.spsa --nodes 20000 \
+      --openings UHO_4060_v4.epd --iterations 2500 --games-per-iter 8 \
+      --concurrency 2                                       # 20,000 games on 2 cores
   (the same, resumed on 16 cores: --concurrency 16 --batch 2)
-  spsa.py --engine target/tune/release/cutoff --tc 5+0.05 --concurrency 15 \
-      --games-per-iter 30 --iterations 700                       # everything, under a clock
+  spsa.py --engine target/spsa/release/cutoff --openings UHO_4060_v4.epd --tc 5+0.05 \
+      --concurrency 15 --games-per-iter 30 --iterations 700  # everything, under a clock
 """
 import argparse
 import json
@@ -41,6 +47,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -49,9 +56,9 @@ GAMMA = 0.101
 # A = A_RATIO · N, OpenBench's default: the step shrinks little over the first tenth.
 A_RATIO = 0.1
 
-HERE = Path(__file__).resolve().parent
-SHARED = HERE.parent.parent / "shared"
-RESULT = re.compile(r": \+(\d+) =(\d+) -(\d+) ")
+# fastchess's head-to-head report: a header naming the two engines, then the totals.
+HEADER = re.compile(r"^Results of (\S+) vs (\S+) ", re.MULTILINE)
+TOTALS = re.compile(r"Games: \d+, Wins: (\d+), Losses: (\d+), Draws: (\d+)")
 
 
 class Param:
@@ -114,11 +121,15 @@ def random_signs(params, seed, iteration):
 
 
 def parse_result(text):
-    """(wins, draws, losses) of engine A from match.py's last summary line."""
-    found = RESULT.findall(text)
-    if not found:
-        raise ValueError("no result line in match.py's output")
-    return tuple(int(x) for x in found[-1])
+    """(wins, draws, losses) of `plus` from fastchess's last head-to-head report."""
+    headers = list(HEADER.finditer(text))
+    totals = TOTALS.search(text, headers[-1].end()) if headers else None
+    if totals is None:
+        raise ValueError("no result in fastchess's output")
+    wins, losses, draws = (int(x) for x in totals.groups())
+    if headers[-1].group(1) == "minus":
+        wins, losses = losses, wins
+    return wins, draws, losses
 
 
 def load_log(path):
@@ -163,20 +174,32 @@ def resume_point(params, records):
     return last["theta"], last["games"], last["iteration"] + 1
 
 
+def fastchess_command(args, plus, minus, seed, concurrency):
+    """The fastchess command line of one iteration: `plus` against `minus`, each opening
+    played with both colours."""
+    engine = str(Path(args.engine).resolve())
+    cmd = [args.fastchess]
+    for name, values in (("plus", plus), ("minus", minus)):
+        cmd += ["-engine", f"cmd={engine}", f"name={name}"]
+        cmd += [f"option.{n}={v}" for n, v in values.items()]
+    limit = f"nodes={args.nodes}" if args.tc is None else f"tc={args.tc}"
+    cmd += ["-each", "proto=uci", limit, "option.Hash=16",
+            "-openings", f"file={Path(args.openings).resolve()}", "format=epd", "order=random",
+            "-srand", str(seed), "-rounds", str(args.games_per_iter // 2), "-games", "2", "-repeat",
+            "-concurrency", str(concurrency)]
+    return cmd
+
+
 def run_match(args, plus, minus, seed, concurrency):
-    cmd = [args.python, str(args.match), "--a", args.engine, "--b", args.engine,
-           "--a-name", "plus", "--b-name", "minus", "--games", str(args.games_per_iter),
-           "--concurrency", str(concurrency), "--seed", str(seed), "--quiet"]
-    cmd += ["--nodes", str(args.nodes)] if args.tc is None else ["--tc", args.tc]
-    if args.openings:
-        cmd += ["--openings", str(args.openings)]
-    for side, values in (("--a-opt", plus), ("--b-opt", minus)):
-        for name, v in values.items():
-            cmd += [side, f"{name}={v}"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    with tempfile.TemporaryDirectory(prefix="spsa-") as folder:
+        cmd = fastchess_command(args, plus, minus, seed, concurrency)
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=folder)
     if done.returncode != 0:
-        sys.exit(f"spsa: match.py failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return parse_result(done.stdout)
+        sys.exit(f"spsa: fastchess failed ({done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}")
+    try:
+        return parse_result(done.stdout)
+    except ValueError as e:
+        sys.exit(f"spsa: {e}:\n{done.stdout[-2000:]}")
 
 
 def plot(path, params, records):
@@ -262,18 +285,18 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=1,
                     help="iterations played at once from the same θ, sharing --concurrency (default 1): "
                          "keeps many cores busy when an iteration has fewer games than cores")
-    ap.add_argument("--openings", type=Path, default=SHARED / "epd/openings/UHO_4060_v4.epd")
+    ap.add_argument("--openings", type=Path, required=True,
+                    help="an EPD opening book (fixed-node games from one position repeat)")
     ap.add_argument("--seed", type=int, default=1, help="Δ and the openings follow from it")
     ap.add_argument("--log", type=Path, default=Path("spsa.jsonl"))
     ap.add_argument("--plot", type=Path, default=Path("spsa.svg"))
-    ap.add_argument("--match", type=Path, default=SHARED / "tools/match.py")
-    ap.add_argument("--python", default=sys.executable, help="a Python with python-chess, for match.py")
+    ap.add_argument("--fastchess", default="fastchess", help="the fastchess binary (default: on the PATH)")
     args = ap.parse_args(argv)
     args.games_per_iter = args.games_per_iter or 2 * args.concurrency
     if args.games_per_iter < 2 or args.games_per_iter % 2 or min(args.iterations, args.concurrency, args.batch) < 1:
         ap.error("--games-per-iter must be even and ≥ 2; --iterations, --concurrency and --batch ≥ 1")
     if not args.openings.exists():
-        ap.error(f"no openings at {args.openings}: give --openings (fixed-node games from one position repeat)")
+        ap.error(f"no openings at {args.openings}")
 
     setup, records = load_log(args.log)
     if setup is None:

@@ -4,17 +4,17 @@
 Reads the run's log (its setup line names every parameter with its starting value) and
 prints, for each parameter, the starting value, θ after the last iteration rounded to the
 integer the engine takes, and the move in units of c_end (a move under about one c_end
-is within the tune's own noise). Then the tuned values as options for a match of the
-tuning build against itself (match.py's --a-opt, fastchess's option.NAME=V), which is how
-the tuned values are checked at a longer time control before anything is changed.
+is within the tune's own noise). Then the tuned values as fastchess options
+(option.NAME=V) for a match of the tuning build against itself, which is how the tuned
+values are checked at a longer time control before anything is changed.
 
 --bake PATH writes the rounded θ into engine/src/params.rs as the new defaults (the
 `NAME: type = value (` literal of each tunable), atomically; a parameter the file does not
 declare exactly once stops it without writing anything.
 
 Examples
-  spsa_result.py ../spsa/n20k.jsonl
-  spsa_result.py ../spsa/n20k.jsonl --bake engine/src/params.rs
+  spsa_result.py spsa.jsonl
+  spsa_result.py spsa.jsonl --bake engine/src/params.rs
 """
 import argparse
 import importlib.util
@@ -82,7 +82,6 @@ def main(argv=None):
         print(f"{p.name}, {p.value:g}, {values[p.name]}, {(values[p.name] - p.value) / p.c_end:+.2f}")
     changed = {p.name: values[p.name] for p in params if values[p.name] != p.value}
     print(f"\n{len(changed)} of {len(params)} changed. The tuned side of a check match:")
-    print("match.py: " + " ".join(f"--a-opt {n}={v}" for n, v in changed.items()))
     print("fastchess: " + " ".join(f"option.{n}={v}" for n, v in changed.items()))
 
     if args.bake:

@@ -111,12 +111,34 @@ class Text(unittest.TestCase):
             with self.assertRaises(ValueError):
                 spsa.Param.parse(bad)
 
-    def test_the_last_summary_line_counts(self):
-        out = ("plus vs minus: +3 =4 -3  score 0.500  elo +0.0 +- 200.0  A: timeouts 0\n"
-               "plus vs minus: +5 =6 -1  score 0.667  elo +120.4 +- 150.0  A: timeouts 0\n")
-        self.assertEqual(spsa.parse_result(out), (5, 6, 1))
+    REPORT = ("Results of {} vs {} (20000 nodes, NULL, 16MB, UHO_4060_v4.epd):\n"
+              "Elo: 0.00 +/- 0.00, nElo: 0.00 +/- 0.00\n"
+              "LOS: 50.00 %, DrawRatio: 50.00 %, PairsRatio: 1.00\n"
+              "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: 6.0 (50.00 %)\n"
+              "Ptnml(0-2): [0, 1, 2, 1, 0], WL/DD Ratio: 1.00\n")
+
+    def test_the_last_fastchess_report_counts(self):
+        out = self.REPORT.format("plus", "minus", 10, 3, 3, 4) + self.REPORT.format("plus", "minus", 12, 5, 1, 6)
+        self.assertEqual(spsa.parse_result("Started game 1 of 12\n" + out + "Tournament finished\n"), (5, 6, 1))
         with self.assertRaises(ValueError):
             spsa.parse_result("Traceback ...")
+
+    def test_a_report_that_names_minus_first_counts_for_plus(self):
+        self.assertEqual(spsa.parse_result(self.REPORT.format("minus", "plus", 12, 5, 1, 6)), (1, 6, 5))
+
+    def test_the_fastchess_command_plays_plus_against_minus_from_the_openings(self):
+        class Args:
+            fastchess, engine, openings, nodes, tc, games_per_iter = "fc", "/e/cutoff", "/o/book.epd", 20000, None, 8
+
+        cmd = spsa.fastchess_command(Args, {"RFP_MARGIN": 81}, {"RFP_MARGIN": 69}, 7, 2)
+        self.assertEqual(cmd[:9], ["fc", "-engine", "cmd=/e/cutoff", "name=plus", "option.RFP_MARGIN=81",
+                                   "-engine", "cmd=/e/cutoff", "name=minus", "option.RFP_MARGIN=69"])
+        tail = " ".join(cmd[9:])
+        for part in ("nodes=20000", "file=/o/book.epd format=epd order=random", "-srand 7", "-rounds 4 -games 2 -repeat",
+                     "-concurrency 2"):
+            self.assertIn(part, tail)
+        Args.tc = "5+0.05"
+        self.assertIn("tc=5+0.05", spsa.fastchess_command(Args, {}, {}, 7, 2))
 
     def test_the_log_resumes_after_its_last_whole_line(self):
         with tempfile.TemporaryDirectory() as d:
