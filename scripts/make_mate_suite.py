@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds epd/mate.epd: mate problems from matetrack whose mate Cutoff proves.
 
-    python3 scripts/make_mate_suite.py target/release/cutoff ../shared/epd/mate/matetrack.epd > epd/mate.epd
+    python3 scripts/make_mate_suite.py target/release/cutoff /path/to/matetrack.epd > epd/mate.epd
 
 Takes the first positions of each mate length 1..5 (both signs) from matetrack, runs
 `cutoff epd` on them at a fixed node budget, and keeps those where Cutoff reports the
