@@ -132,7 +132,7 @@ impl std::fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-fn error(offset: u64, message: impl Into<String>) -> DataError {
+pub(crate) fn error(offset: u64, message: impl Into<String>) -> DataError {
     DataError {
         offset,
         message: message.into(),
@@ -169,9 +169,25 @@ impl Header {
         bytes[..8].copy_from_slice(&MAGIC);
         bytes[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes[10..12].copy_from_slice(&(RECORD_BYTES as u16).to_le_bytes());
-        let name = self.generator.as_bytes();
-        bytes[12..12 + name.len()].copy_from_slice(name);
+        self.write_generator(&mut bytes[12..]);
         bytes
+    }
+
+    /// Writes the generator, zero-padded, into its [`GENERATOR_BYTES`] field.
+    pub(crate) fn write_generator(&self, field: &mut [u8]) {
+        let name = self.generator.as_bytes();
+        field[..name.len()].copy_from_slice(name);
+    }
+
+    /// Reads a generator field (at byte `offset` of the file): zero-padded ASCII.
+    pub(crate) fn read_generator(field: &[u8], offset: u64) -> Result<Header, DataError> {
+        let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+        if field[end..].iter().any(|&b| b != 0) || !field[..end].is_ascii() {
+            return Err(error(offset, "generator field is not zero-padded ASCII"));
+        }
+        Ok(Header {
+            generator: String::from_utf8_lossy(&field[..end]).into_owned(),
+        })
     }
 
     /// Reads and checks a header.
@@ -193,14 +209,7 @@ impl Header {
                 format!("record size {record}; version {FORMAT_VERSION} has {RECORD_BYTES}"),
             ));
         }
-        let name = &bytes[12..];
-        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-        if name[end..].iter().any(|&b| b != 0) || !name[..end].is_ascii() {
-            return Err(error(12, "generator field is not zero-padded ASCII"));
-        }
-        Ok(Header {
-            generator: String::from_utf8_lossy(&name[..end]).into_owned(),
-        })
+        Header::read_generator(&bytes[12..], 12)
     }
 }
 
@@ -481,7 +490,7 @@ impl<R: Read> Iterator for Reader<R> {
 }
 
 /// Fills `buf` as far as the stream goes; returns the bytes read.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;
     while got < buf.len() {
         match r.read(&mut buf[got..]) {

@@ -17,6 +17,7 @@ use shakmaty_syzygy::Wdl;
 
 use crate::board::Board;
 use crate::data::{Outcome, PackedPosition};
+use crate::games::{GameRecord, Ply, ply_score};
 use crate::limits::Limits;
 use crate::movepick::is_quiet;
 use crate::rng::Rng;
@@ -128,6 +129,26 @@ pub struct Game {
     pub moves: Vec<PlayedMove>,
 }
 
+impl Game {
+    /// The game in the games format: its start, every move with its score and whether its
+    /// position is kept, and the result.
+    pub fn record(&self) -> GameRecord {
+        GameRecord {
+            start: self.start.pos().clone(),
+            outcome: self.outcome,
+            plies: self
+                .moves
+                .iter()
+                .map(|played| Ply {
+                    mv: played.mv,
+                    score: Some(ply_score(played.score)),
+                    kept: played.kept,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A move of a datagen game, as a PGN records it.
 #[derive(Clone, Copy, Debug)]
 pub struct PlayedMove {
@@ -137,6 +158,8 @@ pub struct PlayedMove {
     pub score: i32,
     /// The depth that search completed.
     pub depth: i32,
+    /// Whether the position before the move is one of the game's samples ([`keeps`]).
+    pub kept: bool,
 }
 
 /// Where games start: a book position (or the start position without a book), then
@@ -362,7 +385,8 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
                 (Outcome::Draw, Ending::Stalemate)
             };
         };
-        if keeps(&board, best, result.score, plies) {
+        let keep = keeps(&board, best, result.score, plies);
+        if keep {
             kept.push((board.pos().clone(), white_score));
         }
         plies += 1;
@@ -370,6 +394,7 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
             mv: best,
             score: result.score,
             depth: result.depth,
+            kept: keep,
         });
         if let Some(decided) = adjudicator.update(white_score, plies) {
             break decided;

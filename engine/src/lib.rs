@@ -20,7 +20,8 @@
 //! - [`movepick`] hands out a node's moves best first.
 //! - [`search`] runs iterative deepening over a PVS alpha-beta ([`search::alphabeta`]) and
 //!   quiescence ([`search::qsearch`]), one `ThreadData` per thread (Lazy SMP).
-//! - [`data`] packs a labelled position into the 32-byte training record.
+//! - [`data`] packs a labelled position into the 32-byte training record, and [`games`]
+//!   keeps whole games (every ply's move and score) in checksummed chunks.
 //! - [`perft`], [`bench`], [`epd`] and [`datagen`] (self-play training data) drive the
 //!   board and the search.
 //!
@@ -42,6 +43,7 @@ pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod games;
 pub mod history;
 pub mod limits;
 pub mod movegen;
