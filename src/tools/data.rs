@@ -1,23 +1,30 @@
 //! `cutoff data`: the tools around training data files (the 32-byte records of
-//! `cutoff_engine::data`): statistics, conversion from and to the tuner's text lines and
-//! from PGN, merging, deduplication, shuffling larger than memory, and splitting off a
-//! validation set.
+//! `cutoff_engine::data` and the games of `cutoff_engine::games`, told apart by their
+//! magic): statistics, conversion from games to records, from and to the tuner's text
+//! lines and from PGN, merging, deduplication, shuffling larger than memory, splitting
+//! off a validation set, and checking files against a manifest.
 //!
 //! Every tool writes its output to a temporary file beside the target and renames it
-//! when done, so an interrupted run leaves either the whole output or none.
+//! when done, so an interrupted run leaves either the whole output or none. A damaged
+//! chunk of a games file is reported by its offset and skipped: the tool goes on with
+//! the rest, then exits with a failure status.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
 use cutoff_engine::data::{self, HEADER_BYTES, Header, PackedPosition, RECORD_BYTES, Reader};
+use cutoff_engine::games::{self, ChunkWriter, Format, GameReader, RawChunk};
 use cutoff_engine::rng::Rng;
 use shakmaty::Role;
 
+use crate::tools::datagen::FormatArg;
+use crate::tools::manifest;
 use crate::tools::pending_file::PendingFile;
 use crate::tools::pgn;
 
@@ -32,10 +39,18 @@ const MAX_PHASE: usize = 24;
 
 #[derive(Subcommand, Debug)]
 pub enum DataTool {
-    /// Count, result balance, piece-count and phase histograms, duplicate rate.
+    /// Count, result balance, piece-count and phase histograms, duplicate rate (and for
+    /// games files: games, plies, bytes a kept position).
     Stats {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// A games file to records (the kept positions; records cannot become games, since a
+    /// record keeps one position and not its game's moves).
+    Convert {
+        input: PathBuf,
+        #[arg(long)]
+        output: PathBuf,
     },
     /// `FEN | score | result` lines (the tuner's text) to records.
     FromText {
@@ -50,14 +65,18 @@ pub enum DataTool {
         output: PathBuf,
     },
     /// Games in PGN with engine scores in the move comments (fastchess, cutechess-cli,
-    /// OpenBench: `{+0.35/12 …}`) to records, with datagen's filters.
+    /// OpenBench: `{+0.35/12 …}`) to records or games, with datagen's filters.
     FromPgn {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         #[arg(long)]
         output: PathBuf,
+        /// records: the kept positions; games: every ply with its score.
+        #[arg(long, value_enum, default_value_t = FormatArg::Records)]
+        format: FormatArg,
     },
-    /// Files one after the other, into one file.
+    /// Files one after the other, into one file (a games file when every input is one,
+    /// its whole chunks copied; else records).
     Merge {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
@@ -96,6 +115,17 @@ pub enum DataTool {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Checks the files a manifest lists (size, sha256, format, positions and games):
+    /// names what is missing or differs, and fails if anything does.
+    Verify {
+        manifest: PathBuf,
+        /// Folder the files are in (default: the manifest's).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// A data file's manifest entry (its counts and sha256 measured, the provenance as
+    /// given), printed for appending to the manifest.
+    ManifestEntry(manifest::EntryArgs),
 }
 
 /// `--memory-mb`: a positive number of megabytes (0, a negative or NaN would make a shard
@@ -109,15 +139,23 @@ fn positive_mb(text: &str) -> Result<f64, String> {
 
 /// Runs `cutoff data`.
 pub fn run(tool: &DataTool) -> ExitCode {
+    let damage = Damage::default();
     let result = match tool {
-        DataTool::Stats { files } => stats(files),
+        DataTool::Stats { files } => stats(files, &damage),
+        DataTool::Convert { input, output } => convert(input, output, &damage),
         DataTool::FromText { input, output } => from_text(input, output),
-        DataTool::ToText { input, output } => to_text(input, output),
-        DataTool::FromPgn { inputs, output } => from_pgn(inputs, output),
-        DataTool::Merge { inputs, output } => copy(inputs, output, |_| true),
+        DataTool::ToText { input, output } => to_text(input, output, &damage),
+        DataTool::FromPgn {
+            inputs,
+            output,
+            format,
+        } => from_pgn(inputs, output, *format),
+        DataTool::Merge { inputs, output } => merge(inputs, output, &damage),
         DataTool::Dedup { inputs, output } => {
             let mut seen = HashSet::new();
-            copy(inputs, output, |record| seen.insert(position_hash(record)))
+            copy(inputs, output, &damage, |record| {
+                seen.insert(position_hash(record))
+            })
         }
         DataTool::Shuffle {
             inputs,
@@ -129,6 +167,7 @@ pub fn run(tool: &DataTool) -> ExitCode {
             output,
             *seed,
             (memory_mb * f64::from(1 << 20)) as u64,
+            &damage,
         ),
         DataTool::Split {
             input,
@@ -136,12 +175,19 @@ pub fn run(tool: &DataTool) -> ExitCode {
             validation_output,
             validation,
             seed,
-        } => split(input, train, validation_output, *validation, *seed),
+        } => split(input, train, validation_output, *validation, *seed, &damage),
+        DataTool::Verify { manifest, dir } => manifest::verify(manifest, dir.as_deref()),
+        DataTool::ManifestEntry(args) => manifest::entry(args),
     };
     match result {
         Ok(summary) => {
             // A closed pipe (`| head`) is no error of ours.
             let _ = writeln!(std::io::stdout(), "{summary}");
+            let skipped = damage.chunks.get();
+            if skipped > 0 {
+                eprintln!("cutoff data: {skipped} damaged chunk(s) skipped");
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -151,21 +197,94 @@ pub fn run(tool: &DataTool) -> ExitCode {
     }
 }
 
-/// The records of a file, each checked; errors name the file and the byte.
-fn records(path: &Path) -> Result<impl Iterator<Item = Result<PackedPosition, String>>, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let reader = Reader::new(BufReader::with_capacity(1 << 20, file))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let name = path.display().to_string();
-    Ok(reader.map(move |r| r.map_err(|e| format!("{name}: {e}"))))
+/// The damaged chunks of games files met so far: each is reported when met and skipped,
+/// and the tool fails at the end.
+#[derive(Default)]
+pub struct Damage {
+    chunks: Cell<u64>,
 }
 
-/// Records in a file by its size (the header checked by [`records`] when it is read).
-fn record_count(path: &Path) -> Result<u64, String> {
-    let len = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .len();
-    Ok(len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64)
+impl Damage {
+    /// Reports a damaged chunk of `path`.
+    fn report(&self, path: &Path, e: &data::DataError) {
+        self.chunks.set(self.chunks.get() + 1);
+        eprintln!("cutoff data: {}: {e}", path.display());
+    }
+
+    /// Damaged chunks met so far.
+    pub fn chunks(&self) -> u64 {
+        self.chunks.get()
+    }
+}
+
+type Positions<'a> = Box<dyn Iterator<Item = Result<PackedPosition, String>> + 'a>;
+
+/// A data file's format, read from its magic.
+pub fn format_of(path: &Path) -> Result<Format, String> {
+    let mut magic = Vec::with_capacity(8);
+    File::open(path)
+        .and_then(|file| file.take(8).read_to_end(&mut magic))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Format::detect(&magic).ok_or_else(|| {
+        format!(
+            "{}: not a Cutoff data file (neither CUTOFFPK nor CUTOFFGM magic)",
+            path.display()
+        )
+    })
+}
+
+/// The whole chunks of a games file, checksums verified; a damaged one is reported to
+/// `damage` and skipped.
+pub fn chunks<'a>(
+    path: &'a Path,
+    damage: &'a Damage,
+) -> Result<impl Iterator<Item = RawChunk> + 'a, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let reader = GameReader::new(BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(reader.filter_map(move |chunk| chunk.map_err(|e| damage.report(path, &e)).ok()))
+}
+
+/// The games of a games file, a chunk at a time (a chunk whose games do not decode is
+/// damaged too).
+fn game_chunks<'a>(
+    path: &'a Path,
+    damage: &'a Damage,
+) -> Result<impl Iterator<Item = Vec<games::GameRecord>> + 'a, String> {
+    Ok(chunks(path, damage)?
+        .filter_map(move |chunk| chunk.decode().map_err(|e| damage.report(path, &e)).ok()))
+}
+
+/// The positions of a file of either format, each checked: a records file's records, a
+/// games file's kept positions. Errors name the file and the byte.
+fn records<'a>(path: &'a Path, damage: &'a Damage) -> Result<Positions<'a>, String> {
+    Ok(match format_of(path)? {
+        Format::Records => {
+            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let reader = Reader::new(BufReader::with_capacity(1 << 20, file))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Box::new(reader.map(move |r| r.map_err(|e| format!("{}: {e}", path.display()))))
+        }
+        Format::Games => Box::new(
+            game_chunks(path, damage)?
+                .flat_map(|games| games.into_iter().flat_map(|game| game.samples()))
+                .map(Ok),
+        ),
+    })
+}
+
+/// Positions in a file: a records file's by its size (the header checked by [`records`]
+/// when it is read), a games file's from its whole chunks' headers.
+pub fn record_count(path: &Path, damage: &Damage) -> Result<u64, String> {
+    Ok(match format_of(path)? {
+        Format::Records => {
+            let len = std::fs::metadata(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .len();
+            len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64
+        }
+        Format::Games => chunks(path, damage)?.map(|c| u64::from(c.positions)).sum(),
+    })
 }
 
 /// A data or text output: a [`PendingFile`] and the records written to it.
@@ -180,6 +299,13 @@ impl Output {
         let mut output = Output::raw(target)?;
         let header = Header::new(&crate::tools::datagen::generator());
         output.write_bytes(&header.to_bytes())?;
+        Ok(output)
+    }
+
+    /// A games file with its header (its chunks written by the caller).
+    fn games(target: &Path) -> Result<Output, String> {
+        let mut output = Output::raw(target)?;
+        output.write_bytes(&games::header_bytes(&crate::tools::datagen::generator()))?;
         Ok(output)
     }
 
@@ -216,12 +342,13 @@ fn position_hash(record: &PackedPosition) -> u64 {
 fn copy(
     inputs: &[PathBuf],
     output: &Path,
+    damage: &Damage,
     mut keep: impl FnMut(&PackedPosition) -> bool,
 ) -> Result<String, String> {
     let mut out = Output::records(output)?;
     let mut read = 0;
     for input in inputs {
-        for record in records(input)? {
+        for record in records(input, damage)? {
             let record = record?;
             read += 1;
             if keep(&record) {
@@ -310,17 +437,115 @@ fn histogram(text: &mut String, buckets: &[u64], total: u64) {
     }
 }
 
-fn stats(files: &[PathBuf]) -> Result<String, String> {
+fn stats(files: &[PathBuf], damage: &Damage) -> Result<String, String> {
     let mut stats = Stats {
         pieces: vec![0; 33],
         ..Stats::default()
     };
+    let mut games = GameStats::default();
     for file in files {
-        for record in records(file)? {
-            stats.add(&record?);
+        if format_of(file)? == Format::Games {
+            games.bytes += std::fs::metadata(file)
+                .map_err(|e| format!("{}: {e}", file.display()))?
+                .len();
+            for chunk in game_chunks(file, damage)? {
+                for game in chunk {
+                    games.add(&game);
+                    for record in game.samples() {
+                        stats.add(&record);
+                    }
+                }
+            }
+        } else {
+            for record in records(file, damage)? {
+                stats.add(&record?);
+            }
         }
     }
-    Ok(stats.report().trim_end().to_string())
+    let mut text = stats.report();
+    if games.games > 0 {
+        text.push_str(&games.report());
+    }
+    Ok(text.trim_end().to_string())
+}
+
+/// What the games files among a stats run's inputs hold.
+#[derive(Default)]
+struct GameStats {
+    games: u64,
+    plies: u64,
+    kept: u64,
+    /// Size of the games files, headers and damaged chunks included.
+    bytes: u64,
+}
+
+impl GameStats {
+    fn add(&mut self, game: &games::GameRecord) {
+        self.games += 1;
+        self.plies += game.plies.len() as u64;
+        self.kept += game.kept() as u64;
+    }
+
+    fn report(&self) -> String {
+        format!(
+            "games: {} ({} plies, {:.1} a game, {:.1} % kept)\n\
+             bytes a kept position: {:.2} (games files' size / their kept positions)\n",
+            self.games,
+            self.plies,
+            self.plies as f64 / self.games.max(1) as f64,
+            100.0 * self.kept as f64 / self.plies.max(1) as f64,
+            self.bytes as f64 / self.kept.max(1) as f64
+        )
+    }
+}
+
+/// A games file's kept positions as records.
+fn convert(input: &Path, output: &Path, damage: &Damage) -> Result<String, String> {
+    if format_of(input)? == Format::Records {
+        return Err(format!(
+            "{} holds records, which cannot become games: a record keeps one position, \
+             not its game's moves",
+            input.display()
+        ));
+    }
+    let mut out = Output::records(output)?;
+    let mut games = 0;
+    for chunk in game_chunks(input, damage)? {
+        for game in chunk {
+            games += 1;
+            for record in game.samples() {
+                out.push(&record)?;
+            }
+        }
+    }
+    let written = out.finish()?;
+    Ok(format!(
+        "{games} games, {written} records written to {}",
+        output.display()
+    ))
+}
+
+/// Games files merge into a games file, whole chunks copied; anything else into records.
+fn merge(inputs: &[PathBuf], output: &Path, damage: &Damage) -> Result<String, String> {
+    for input in inputs {
+        if format_of(input)? == Format::Records {
+            return copy(inputs, output, damage, |_| true);
+        }
+    }
+    let mut out = Output::games(output)?;
+    let mut games = 0;
+    for input in inputs {
+        for chunk in chunks(input, damage)? {
+            games += u64::from(chunk.games);
+            out.count += u64::from(chunk.positions);
+            out.write_bytes(&chunk.bytes)?;
+        }
+    }
+    let written = out.finish()?;
+    Ok(format!(
+        "{games} games, {written} positions written to {}",
+        output.display()
+    ))
 }
 
 fn from_text(input: &Path, output: &Path) -> Result<String, String> {
@@ -343,9 +568,9 @@ fn from_text(input: &Path, output: &Path) -> Result<String, String> {
     Ok(format!("{written} records written to {}", output.display()))
 }
 
-fn to_text(input: &Path, output: &Path) -> Result<String, String> {
+fn to_text(input: &Path, output: &Path, damage: &Damage) -> Result<String, String> {
     let mut out = Output::raw(output)?;
-    for record in records(input)? {
+    for record in records(input, damage)? {
         let record = record?;
         let sample = record
             .unpack()
@@ -358,38 +583,67 @@ fn to_text(input: &Path, output: &Path) -> Result<String, String> {
     Ok(format!("{written} lines written to {}", output.display()))
 }
 
-fn from_pgn(inputs: &[PathBuf], output: &Path) -> Result<String, String> {
-    let mut out = Output::records(output)?;
+fn from_pgn(inputs: &[PathBuf], output: &Path, format: FormatArg) -> Result<String, String> {
+    let mut out = match format {
+        FormatArg::Records => Output::records(output)?,
+        FormatArg::Games => Output::games(output)?,
+    };
+    let mut chunk = ChunkWriter::default();
     let (mut games, mut skipped) = (0, 0);
     for input in inputs {
         // Read lossily: a player's name in Latin-1 must not cost the file its games.
         let bytes = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
         for game in pgn::games(&String::from_utf8_lossy(&bytes)) {
-            match pgn::samples(&game) {
-                Ok(samples) => {
-                    games += 1;
-                    for record in &samples {
-                        out.push(record)?;
-                    }
-                }
-                Err(e) => {
+            let Ok(record) = pgn::game_record(&game)
+                .and_then(|record| match format {
+                    FormatArg::Records => Ok(record),
+                    // A game the format cannot hold is refused before anything is written.
+                    FormatArg::Games => chunk.push(&record).map(|()| record),
+                })
+                .map_err(|e| {
                     skipped += 1;
                     eprintln!("cutoff data: {}: game skipped: {e}", input.display());
+                })
+            else {
+                continue;
+            };
+            games += 1;
+            match format {
+                FormatArg::Records => {
+                    for sample in record.samples() {
+                        out.push(&sample)?;
+                    }
+                }
+                FormatArg::Games => {
+                    out.count += record.kept() as u64;
+                    if chunk.is_full() {
+                        out.write_bytes(&chunk.take())?;
+                    }
                 }
             }
         }
     }
+    if chunk.games() > 0 {
+        out.write_bytes(&chunk.take())?;
+    }
     let written = out.finish()?;
     Ok(format!(
-        "{games} games converted ({skipped} skipped), {written} records written to {}",
-        output.display()
+        "{games} games converted ({skipped} skipped), {written} positions written to {} ({})",
+        output.display(),
+        format.format().name()
     ))
 }
 
-fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<String, String> {
+fn shuffle(
+    inputs: &[PathBuf],
+    output: &Path,
+    seed: u64,
+    memory: u64,
+    damage: &Damage,
+) -> Result<String, String> {
     let mut total = 0;
     for input in inputs {
-        total += record_count(input)?;
+        total += record_count(input, damage)?;
     }
     let per_shard = (memory / RECORD_BYTES as u64).max(1);
     let shards = total.div_ceil(per_shard).max(1) as usize;
@@ -398,7 +652,7 @@ fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<
     if shards == 1 {
         let mut all = Vec::with_capacity(total as usize);
         for input in inputs {
-            for record in records(input)? {
+            for record in records(input, damage)? {
                 all.push(record?);
             }
         }
@@ -421,7 +675,7 @@ fn shuffle(inputs: &[PathBuf], output: &Path, seed: u64, memory: u64) -> Result<
             .map(|path| Output::raw(path))
             .collect::<Result<Vec<_>, _>>()?;
         for input in inputs {
-            for record in records(input)? {
+            for record in records(input, damage)? {
                 let record = record?;
                 shard_outputs[rng.below(shards)].push(&record)?;
             }
@@ -460,8 +714,9 @@ fn split(
     validation_output: &Path,
     validation: u64,
     seed: u64,
+    damage: &Damage,
 ) -> Result<String, String> {
-    let total = record_count(input)?;
+    let total = record_count(input, damage)?;
     if validation > total {
         return Err(format!(
             "{} holds {total} records, fewer than the {validation} asked for validation",
@@ -481,7 +736,7 @@ fn split(
     }
     let mut train_out = Output::records(train)?;
     let mut validation_out = Output::records(validation_output)?;
-    for (i, record) in records(input)?.enumerate() {
+    for (i, record) in records(input, damage)?.enumerate() {
         let record = record?;
         if chosen.contains(&(i as u64)) {
             validation_out.push(&record)?;

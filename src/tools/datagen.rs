@@ -1,16 +1,17 @@
 //! `cutoff datagen`: self-play games in parallel, written to a file as training data
-//! (32-byte records of `cutoff_engine::data`; the games themselves are played by
-//! `cutoff_engine::datagen`).
+//! (32-byte records of `cutoff_engine::data`, or whole games in the chunks of
+//! `cutoff_engine::games`; the games themselves are played by `cutoff_engine::datagen`).
 //!
 //! Games are numbered; worker threads take the next number, each game on the worker's own
 //! one-thread searcher, and the main thread writes finished games in number order, each
 //! with a single write. So the file is the same whatever the thread count or the timing,
 //! and a run killed at any moment leaves only whole games in it (a kill inside a write
-//! leaves at most a partial record, which the next run on the file cuts off).
+//! leaves at most a partial record or chunk, which the next run on the file cuts off).
 //!
 //! A run appends: on an existing file it checks the header, and its games are seeded
-//! with the seed mixed with the number of records already there, so a resumed run never
-//! replays the games of the run before it.
+//! with the seed mixed with the number of positions already there, so a resumed run never
+//! replays the games of the run before it (and a games file and a records file grow
+//! through the same games).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -27,6 +28,7 @@ use cutoff_engine::board::Board;
 use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
 use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
+use cutoff_engine::games::{self, ChunkWriter, Format};
 use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,7 +39,30 @@ use crate::tools::network_args::NetworkArgs;
 const STATUS_INTERVAL: Duration = Duration::from_secs(60);
 /// Exit status after a second Ctrl-C (128 + SIGINT, as shells report it).
 const EXIT_INTERRUPTED: i32 = 130;
+/// Games a chunk of a games file gathers before it is written: a kill loses at most the
+/// games gathered and not yet written, while the chunk's 20-byte header costs a few
+/// hundredths of a byte a position.
+const CHUNK_GAMES: u32 = 8;
 
+/// The format of a new output file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// 32-byte records, one a kept position (what `cutoff train` reads).
+    Records,
+    /// Whole games, every ply's move and score, in checksummed chunks (about 6 bytes a
+    /// kept position; `cutoff data convert` makes records of them).
+    Games,
+}
+
+impl FormatArg {
+    /// The format itself.
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Records => Format::Records,
+            FormatArg::Games => Format::Games,
+        }
+    }
+}
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("target").args(["games", "positions"])))]
 pub struct DatagenArgs {
@@ -45,6 +70,10 @@ pub struct DatagenArgs {
     /// --games or --positions the run goes on until interrupted (Ctrl-C, SIGTERM).
     #[arg(long)]
     pub output: PathBuf,
+    /// The output's format (default: an existing file's own, else records); an existing
+    /// file in the other format is an error.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
     /// Stop after this many games.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
@@ -192,13 +221,14 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         .map(Target::Games)
         .or(args.positions.map(Target::Positions))
         .unwrap_or(Target::Open);
-    let (file, existing) = match open_output(&args.output) {
-        Ok(opened) => opened,
-        Err(e) => {
-            eprintln!("cutoff datagen: {}: {e}", args.output.display());
-            return ExitCode::from(2);
-        }
-    };
+    let (file, format, existing) =
+        match open_output(&args.output, args.format.map(FormatArg::format)) {
+            Ok(opened) => opened,
+            Err(e) => {
+                eprintln!("cutoff datagen: {}: {e}", args.output.display());
+                return ExitCode::from(2);
+            }
+        };
     let seed = run_seed(args.seed, existing);
     let pgn = match &args.pgn {
         Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
@@ -231,7 +261,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     install_interrupt_handler(&stop, &output);
 
     println!(
-        "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({existing} positions there)",
+        "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({}, {existing} positions there)",
         args.threads,
         args.network.describe(),
         settings.nodes,
@@ -246,7 +276,8 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
                 ", Syzygy adjudication up to {} pieces",
                 t.max_pieces()
             )),
-        args.output.display()
+        args.output.display(),
+        format.name()
     );
     let run = Run {
         settings: &settings,
@@ -255,6 +286,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         target,
         stop: &stop,
         output: &output,
+        format,
         pgn: pgn.as_ref(),
     };
     let start = Instant::now();
@@ -310,10 +342,11 @@ pub fn generator() -> String {
     format!("cutoff {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Opens the output for appending and returns it with the number of records it holds: a
-/// new or empty file gets a header; an existing one must have a valid header, and a
-/// partial record at its end (a run killed inside a write) is cut off.
-fn open_output(path: &Path) -> Result<(File, u64), String> {
+/// Opens the output for appending and returns it with its format and the number of
+/// positions it holds: a new or empty file gets a header (in `wanted`'s format, records
+/// by default); an existing one must have a valid header in the format asked for, and a
+/// partial record or chunk at its end (a run killed inside a write) is cut off.
+fn open_output(path: &Path, wanted: Option<Format>) -> Result<(File, Format, u64), String> {
     let mut file = OpenOptions::new()
         .read(true)
         .create(true)
@@ -322,26 +355,61 @@ fn open_output(path: &Path) -> Result<(File, u64), String> {
         .map_err(|e| format!("cannot open: {e}"))?;
     let len = file.metadata().map_err(|e| e.to_string())?.len();
     if len == 0 {
-        data::write_header(&mut file, &Header::new(&generator()))
+        let format = wanted.unwrap_or(Format::Records);
+        let header = match format {
+            Format::Records => Header::new(&generator()).to_bytes(),
+            Format::Games => games::header_bytes(&generator()),
+        };
+        file.write_all(&header)
             .map_err(|e| format!("cannot write: {e}"))?;
-        return Ok((file, 0));
+        return Ok((file, format, 0));
     }
-    let mut header = [0; HEADER_BYTES];
+    let mut magic = [0; 8];
     file.seek(SeekFrom::Start(0))
-        .and_then(|_| file.read_exact(&mut header))
+        .and_then(|_| file.read_exact(&mut magic))
         .map_err(|_| format!("{len} bytes: too short for a data file's header"))?;
-    Header::from_bytes(&header).map_err(|e| e.to_string())?;
-    let body = len - HEADER_BYTES as u64;
-    let partial = body % RECORD_BYTES as u64;
-    if partial != 0 {
-        eprintln!("cutoff datagen: cutting off a partial record of {partial} bytes at the end");
-        file.set_len(len - partial)
+    let format = Format::detect(&magic)
+        .ok_or("not a Cutoff data file (neither CUTOFFPK nor CUTOFFGM magic)")?;
+    if let Some(wanted) = wanted.filter(|&w| w != format) {
+        return Err(format!(
+            "holds {}, not {}: append in its own format or write a new file",
+            format.name(),
+            wanted.name()
+        ));
+    }
+    file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    let (whole, positions) = match format {
+        Format::Records => {
+            let mut header = [0; HEADER_BYTES];
+            file.read_exact(&mut header)
+                .map_err(|_| format!("{len} bytes: too short for a data file's header"))?;
+            Header::from_bytes(&header).map_err(|e| e.to_string())?;
+            let records = (len - HEADER_BYTES as u64) / RECORD_BYTES as u64;
+            (HEADER_BYTES as u64 + records * RECORD_BYTES as u64, records)
+        }
+        Format::Games => {
+            let scan = games::scan(std::io::BufReader::new(&file)).map_err(|e| {
+                format!("{e}; not appending after damage (`cutoff data merge` copies the whole chunks to a new file)")
+            })?;
+            (scan.end, scan.positions)
+        }
+    };
+    if whole < len {
+        let what = match format {
+            Format::Records => "record",
+            Format::Games => "chunk",
+        };
+        eprintln!(
+            "cutoff datagen: cutting off a partial {what} of {} bytes at the end",
+            len - whole
+        );
+        file.set_len(whole)
             .map_err(|e| format!("cannot truncate: {e}"))?;
     }
-    Ok((file, body / RECORD_BYTES as u64))
+    Ok((file, format, positions))
 }
 
-/// The run's seed: the given one (or one from the clock) mixed with the records already
+/// The run's seed: the given one (or one from the clock) mixed with the positions already
 /// in the file, so that a resumed run plays new games.
 fn run_seed(seed: Option<u64>, existing: u64) -> u64 {
     let base = seed.unwrap_or_else(|| {
@@ -427,6 +495,7 @@ struct Run<'a> {
     target: Target,
     stop: &'a AtomicBool,
     output: &'a Mutex<File>,
+    format: Format,
     pgn: Option<&'a Mutex<File>>,
 }
 
@@ -491,6 +560,7 @@ impl Run<'_> {
         // Once finished, games still arriving from the workers are dropped.
         let mut finished = false;
         let mut bytes = Vec::new();
+        let mut chunk = ChunkWriter::default();
         for (index, game) in receiver {
             if finished {
                 continue;
@@ -499,9 +569,19 @@ impl Run<'_> {
             while let Some(game) = pending.remove(&next_to_write) {
                 next_to_write += 1;
                 let written = game.and_then(|game| {
-                    bytes.clear();
-                    data::extend_bytes(&mut bytes, &game.samples);
-                    self.write(self.output, &bytes)?;
+                    match self.format {
+                        Format::Records => {
+                            bytes.clear();
+                            data::extend_bytes(&mut bytes, &game.samples);
+                            self.write(self.output, &bytes)?;
+                        }
+                        Format::Games => {
+                            chunk.push(&game.record())?;
+                            if chunk.games() >= CHUNK_GAMES || chunk.is_full() {
+                                self.write(self.output, &chunk.take())?;
+                            }
+                        }
+                    }
                     if let Some(pgn) = self.pgn {
                         self.write(
                             pgn,
@@ -522,11 +602,16 @@ impl Run<'_> {
             }
             progress.update(&tally);
         }
+        if chunk.games() > 0
+            && let Err(e) = self.write(self.output, &chunk.take())
+        {
+            error.get_or_insert(e);
+        }
         progress.finish();
         (tally, error)
     }
 
-    /// Appends one game's records (or its PGN) with a single write.
+    /// Appends one game's records, a chunk of games, or a game's PGN, with a single write.
     fn write(&self, file: &Mutex<File>, bytes: &[u8]) -> Result<(), String> {
         let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(bytes)

@@ -1,15 +1,17 @@
 //! Reading games in PGN with engine scores in the move comments, as fastchess,
 //! cutechess-cli and OpenBench write them (`1. e4 {+0.31/12 0.105s} e5 {-0.20/11 0.098s}`),
-//! and turning them into training records with the same filters as `cutoff datagen`.
+//! and turning them into games of the games format (every ply, its score, and whether
+//! `cutoff datagen`'s filters keep its position) and so into training records.
 //!
 //! The reader takes what those tools write: tag pairs, SAN moves, move numbers, comments,
 //! NAGs, variations (skipped) and the result. Moves without a score (`{book}`, or none) are
 //! opening moves: they are played but neither kept nor counted as searches.
 
 use cutoff_engine::board::{Board, STARTPOS};
-use cutoff_engine::data::{Outcome, PackedPosition};
+use cutoff_engine::data::Outcome;
 use cutoff_engine::datagen::{self, Game as DatagenGame};
-use cutoff_engine::score::{is_decisive, is_mate, mate_moves};
+use cutoff_engine::games::{GameRecord, Ply, ply_score};
+use cutoff_engine::score::{MATE, is_decisive, is_mate, mate_moves};
 use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
@@ -33,11 +35,23 @@ impl Game {
     }
 }
 
-/// A score from a comment: centipawns, or a mate (which no record keeps).
+/// A score from a comment: centipawns, or a mate (which no record keeps) with its
+/// distance as the comment gives it (negative: the mover is mated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommentScore {
     Centipawns(i32),
-    Mate,
+    Mate(i32),
+}
+
+impl CommentScore {
+    /// The score in the engine's units: a mate as far from [`MATE`] as its distance.
+    fn value(self) -> i32 {
+        match self {
+            CommentScore::Centipawns(cp) => cp,
+            CommentScore::Mate(n) if n < 0 => n.max(-MATE) - MATE,
+            CommentScore::Mate(n) => MATE - n.min(MATE),
+        }
+    }
 }
 
 /// The score at the start of a comment (`+0.31/12 …`, `-1.05/9`, `+M5/20`, `-M3/7`),
@@ -47,7 +61,11 @@ pub fn comment_score(comment: &str) -> Option<CommentScore> {
     let value = first.split('/').next()?.trim_end_matches(',');
     let unsigned = value.trim_start_matches(['+', '-']);
     if let Some(moves) = unsigned.strip_prefix(['M', '#']) {
-        return moves.parse::<u32>().ok().map(|_| CommentScore::Mate);
+        let sign = if value.starts_with('-') { -1 } else { 1 };
+        return moves
+            .parse::<u16>()
+            .ok()
+            .map(|n| CommentScore::Mate(sign * i32::from(n)));
     }
     if !unsigned.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
@@ -161,9 +179,10 @@ fn is_chess960(variant: &str) -> bool {
         || name == "frc"
 }
 
-/// The records of a game: every position before a scored move that datagen would keep,
-/// labelled with the score (White's view) and the game's result.
-pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
+/// The game in the games format: every move, scored where its comment has a score, and
+/// flagged kept where datagen would keep its position (its records are
+/// [`GameRecord::samples`]).
+pub fn game_record(game: &Game) -> Result<GameRecord, String> {
     let outcome = game
         .tag("Result")
         .and_then(Outcome::parse)
@@ -171,7 +190,8 @@ pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
     let chess960 = game.tag("Variant").is_some_and(is_chess960);
     let fen = game.tag("FEN").unwrap_or(STARTPOS);
     let mut board = Board::from_fen(fen, chess960).map_err(|e| format!("FEN tag: {e}"))?;
-    let mut kept = Vec::new();
+    let start = board.pos().clone();
+    let mut plies = Vec::with_capacity(game.moves.len());
     let mut searches = 0;
     for (number, (text, comment)) in game.moves.iter().enumerate() {
         let san: SanPlus = text
@@ -182,27 +202,23 @@ pub fn samples(game: &Game) -> Result<Vec<PackedPosition>, String> {
             .san
             .to_move(board.pos())
             .map_err(|e| format!("move {}: '{text}': {e}", number + 1))?;
-        if let Some(score) = comment.as_deref().and_then(comment_score) {
-            if let CommentScore::Centipawns(cp) = score
-                && datagen::keeps(&board, m, cp, searches)
-            {
-                let white = if board.turn() == Color::White {
-                    cp
-                } else {
-                    -cp
-                };
-                kept.push(PackedPosition::pack(
-                    board.pos(),
-                    datagen::clamp_score(white),
-                    outcome,
-                ));
-            }
-            searches += 1;
-        }
+        let score = comment.as_deref().and_then(comment_score);
+        let kept = matches!(score, Some(CommentScore::Centipawns(cp))
+            if datagen::keeps(&board, m, cp, searches));
+        searches += usize::from(score.is_some());
+        plies.push(Ply {
+            mv: m,
+            score: score.map(|s| ply_score(s.value())),
+            kept,
+        });
         board.make(m);
         board.commit();
     }
-    Ok(kept)
+    Ok(GameRecord {
+        start,
+        outcome,
+        plies,
+    })
 }
 
 /// A datagen game as fastchess writes a game (`{+0.31/12, …}` after each move), so that
@@ -262,8 +278,8 @@ mod tests {
             ("+0.31/12 0.105s", Some(CommentScore::Centipawns(31))),
             ("-1.05/9 0.2s, n=5000", Some(CommentScore::Centipawns(-105))),
             ("0.00/1 0s", Some(CommentScore::Centipawns(0))),
-            ("+M5/20 0.1s", Some(CommentScore::Mate)),
-            ("-M3/7", Some(CommentScore::Mate)),
+            ("+M5/20 0.1s", Some(CommentScore::Mate(5))),
+            ("-M3/7", Some(CommentScore::Mate(-3))),
             ("book", None),
             ("White wins by adjudication", None),
             ("", None),
@@ -285,7 +301,7 @@ mod tests {
             ),
             (
                 "-M8/13 0.000s, n=4409, sd=13, nps=4409000, White wins by adjudication",
-                Some(CommentScore::Mate),
+                Some(CommentScore::Mate(-8)),
             ),
             ("/0 0.000s, n=0, sd=0, nps=0", None),
         ] {
@@ -304,7 +320,7 @@ mod tests {
         assert_eq!(games[0].moves[0].1.as_deref(), Some("+0.30/10 0.1s"));
         assert_eq!(games[0].moves[2].1.as_deref(), Some("book"));
         assert_eq!(games[0].tag("result"), Some("1-0"));
-        assert!(samples(&games[1]).is_err());
+        assert!(game_record(&games[1]).is_err());
     }
 
     /// cutechess-cli and fastchess name Chess960 "fischerandom"; such a game's FEN (here
@@ -326,11 +342,11 @@ mod tests {
             "chess 960",
         ] {
             let games = games(&game(variant));
-            assert!(samples(&games[0]).is_ok(), "{variant}");
+            assert!(game_record(&games[0]).is_ok(), "{variant}");
         }
         for variant in ["Standard", "From Position"] {
             let games = games(&game(variant));
-            assert!(samples(&games[0]).is_err(), "{variant}");
+            assert!(game_record(&games[0]).is_err(), "{variant}");
         }
     }
 }
