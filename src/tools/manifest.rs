@@ -58,7 +58,8 @@ fn parse_string(text: &str) -> Result<(String, &str), String> {
     let mut chars = text.char_indices().skip(1);
     while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Ok((value, &text[i + 1..])),
+            // A quote is one byte, so `i + 1` is a character boundary.
+            '"' => return Ok((value, text.get(i + 1..).unwrap_or_default())),
             '\\' => match chars.next() {
                 Some((_, c @ ('"' | '\\'))) => value.push(c),
                 _ => return Err("only \\\" and \\\\ escapes are read".into()),
@@ -102,11 +103,12 @@ fn parse(text: &str) -> Result<Vec<Entry>, String> {
             let end = value
                 .find(|c: char| !(c.is_ascii_digit() || c == '_'))
                 .unwrap_or(value.len());
-            let digits = value[..end].replace('_', "");
+            let (digits, rest) = value.split_at_checked(end).unwrap_or((value, ""));
             let n = digits
+                .replace('_', "")
                 .parse()
                 .map_err(|_| at(format!("'{value}' is neither a string nor an integer")))?;
-            (Value::Integer(n), &value[end..])
+            (Value::Integer(n), rest)
         };
         let rest = rest.trim();
         if !(rest.is_empty() || rest.starts_with('#')) {
@@ -131,23 +133,22 @@ struct Measured {
     positions: u64,
     /// Games files only: records do not keep game boundaries.
     games: Option<u64>,
+    /// Damaged chunks (games files), not counted in `positions` and `games`.
+    damaged: u64,
 }
 
 fn measure(path: &Path) -> Result<Measured, String> {
     let format = format_of(path)?;
     let damage = Damage::default();
-    let positions = record_count(path, &damage)?;
-    let games = match format {
-        Format::Records => None,
-        Format::Games => Some(chunks(path, &damage)?.map(|c| u64::from(c.games)).sum()),
+    let (positions, games) = match format {
+        Format::Records => (record_count(path, &damage)?, None),
+        Format::Games => chunks(path, &damage)?.fold((0, Some(0)), |(positions, games), c| {
+            (
+                positions + u64::from(c.positions),
+                games.map(|g| g + u64::from(c.games)),
+            )
+        }),
     };
-    if damage.chunks() > 0 {
-        return Err(format!(
-            "{}: {} damaged chunk(s)",
-            path.display(),
-            damage.chunks()
-        ));
-    }
     Ok(Measured {
         format,
         bytes: std::fs::metadata(path)
@@ -156,6 +157,7 @@ fn measure(path: &Path) -> Result<Measured, String> {
         sha256: sha256::file_hex(path)?,
         positions,
         games,
+        damaged: damage.chunks(),
     })
 }
 
@@ -191,6 +193,9 @@ fn differences(entry: &Entry, file: &Measured) -> Result<Vec<String>, String> {
         entry.text("sha256")?.to_ascii_lowercase(),
         file.sha256.clone(),
     );
+    if file.damaged > 0 {
+        found.push(format!("{} damaged chunk(s)", file.damaged));
+    }
     Ok(found)
 }
 
@@ -200,7 +205,10 @@ pub fn verify(manifest: &Path, dir: Option<&Path>) -> Result<String, String> {
         std::fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let entries = parse(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
     if entries.is_empty() {
-        return Err(format!("{}: no [[file]] entry", manifest.display()));
+        return Ok(format!(
+            "{}: no [[file]] entry, nothing to check",
+            manifest.display()
+        ));
     }
     let dir = dir.map_or_else(
         || manifest.parent().unwrap_or(Path::new(".")).to_path_buf(),
@@ -289,6 +297,13 @@ pub fn entry(args: &EntryArgs) -> Result<String, String> {
         return Err("a manifest value is one line".into());
     }
     let file = measure(&args.file)?;
+    if file.damaged > 0 {
+        return Err(format!(
+            "{}: {} damaged chunk(s); enter only whole files",
+            args.file.display(),
+            file.damaged
+        ));
+    }
     let name = args
         .file
         .file_name()

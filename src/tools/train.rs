@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use cutoff_engine::games::Format;
 use cutoff_train::checkpoint::Checkpoint;
 use cutoff_train::optim::Schedule;
 use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
 
+use crate::tools::data::format_of;
 use crate::tools::texel::bar;
 
 /// Epochs of a fresh run unless `--epochs` says otherwise.
@@ -125,6 +127,18 @@ pub fn run(args: &TrainArgs) -> ExitCode {
 }
 
 fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
+    // The trainer reads positions by index, which records give at once and games only
+    // after replaying every game before them: games are converted once, not each epoch.
+    for path in args.data.iter().chain(&args.validation) {
+        if format_of(path).is_ok_and(|f| f == Format::Games) {
+            return Err(format!(
+                "{} holds games; the trainer reads records: `cutoff data convert {} --output RECORDS.bin` first",
+                path.display(),
+                path.display()
+            )
+            .into());
+        }
+    }
     std::fs::create_dir_all(&args.output)
         .map_err(|e| format!("cannot create {}: {e}", args.output.display()))?;
     let validation = args.validation.as_ref();

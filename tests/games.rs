@@ -1,0 +1,282 @@
+//! The games format end to end, through the real binary: datagen's games convert to the
+//! records datagen writes for the same seed (also across a resumed run), a damaged or
+//! cut chunk costs only its games, PGN converts to games, and the manifest check passes
+//! on the committed sample and fails on a changed or missing file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{BINARY, read_records, scratch};
+use cutoff_engine::games::{GameReader, HEADER_BYTES, RawChunk};
+
+fn cutoff(args: &[&str]) -> Output {
+    Command::new(BINARY).args(args).output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = cutoff(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs a command that must fail; returns its stderr.
+fn fails(args: &[&str]) -> String {
+    let out = cutoff(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// `games` self-play games at a small budget into `output` in `format`.
+fn datagen(output: &Path, format: &str, games: &str, seed: &str) -> String {
+    ok(&[
+        "datagen",
+        "--output",
+        s(output),
+        "--format",
+        format,
+        "--games",
+        games,
+        "--nodes",
+        "400",
+        "--threads",
+        "2",
+        "--seed",
+        seed,
+    ])
+}
+
+fn chunks(path: &Path) -> Vec<RawChunk> {
+    let bytes = std::fs::read(path).unwrap();
+    GameReader::new(&bytes[..])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn convert(input: &Path, output: &Path) -> Output {
+    cutoff(&["data", "convert", s(input), "--output", s(output)])
+}
+
+/// The same seed gives the same games in both formats, so converting the games gives
+/// the records file byte for byte, and a resumed run (the seed mixed with the positions
+/// already there) goes on with the same games in both.
+#[test]
+fn games_convert_to_the_records_datagen_writes() {
+    let dir = scratch("games", "round-trip");
+    let (records, games, converted) = (dir.join("r.bin"), dir.join("g.bin"), dir.join("c.bin"));
+    for (games_target, seed) in [("10", "7"), ("3", "7")] {
+        datagen(&records, "records", games_target, seed);
+        datagen(&games, "games", games_target, seed);
+    }
+    assert!(convert(&games, &converted).status.success());
+    assert_eq!(
+        std::fs::read(&converted).unwrap(),
+        std::fs::read(&records).unwrap()
+    );
+    // 10 games in chunks of 8, then 3: three chunks.
+    let found = chunks(&games);
+    assert_eq!(found.iter().map(|c| c.games).collect::<Vec<_>>(), [8, 2, 3]);
+    let positions: u64 = found.iter().map(|c| u64::from(c.positions)).sum();
+    assert_eq!(positions, read_records(&records).len() as u64);
+    // The games format keeps a position in well under 8 bytes.
+    let bytes = std::fs::metadata(&games).unwrap().len();
+    assert!(
+        bytes * 10 < positions * 80,
+        "{bytes} bytes, {positions} positions"
+    );
+
+    // Records cannot become games; a file in one format is not appended to in the other.
+    let e = String::from_utf8_lossy(&convert(&records, &dir.join("x.bin")).stderr).into_owned();
+    assert!(e.contains("cannot become games"), "{e}");
+    let e = fails(&[
+        "datagen",
+        "--output",
+        s(&records),
+        "--format",
+        "games",
+        "--games",
+        "1",
+    ]);
+    assert!(e.contains("holds records, not games"), "{e}");
+}
+
+/// A kill inside a chunk's write leaves a partial chunk: the next run cuts it off and
+/// appends whole chunks after the others.
+#[test]
+fn a_partial_last_chunk_is_cut_off_on_resume() {
+    let dir = scratch("games", "resume");
+    let games = dir.join("g.bin");
+    datagen(&games, "games", "2", "9");
+    let whole = std::fs::metadata(&games).unwrap().len();
+    let first = chunks(&games)[0].bytes.clone();
+    let mut bytes = std::fs::read(&games).unwrap();
+    bytes.extend_from_slice(&first[..first.len() / 2]);
+    std::fs::write(&games, &bytes).unwrap();
+    let out = cutoff(&[
+        "datagen",
+        "--output",
+        s(&games),
+        "--games",
+        "1",
+        "--nodes",
+        "400",
+        "--seed",
+        "9",
+    ]);
+    assert!(out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("cutting off a partial chunk"), "{e}");
+    let found = chunks(&games);
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[1].offset, whole);
+}
+
+/// Each chunk's first byte after its header, flipped in turn, and a cut inside the last
+/// chunk: the tools report the damaged chunk's offset, skip it, keep the other chunks'
+/// games and fail.
+#[test]
+fn a_damaged_chunk_costs_only_its_games() {
+    let dir = scratch("games", "damage");
+    let games = dir.join("g.bin");
+    datagen(&games, "games", "20", "4");
+    let found = chunks(&games);
+    assert_eq!(found.len(), 3);
+    let all = dir.join("all.bin");
+    assert!(convert(&games, &all).status.success());
+    let all = read_records(&all);
+    let bytes = std::fs::read(&games).unwrap();
+    let damaged_path = dir.join("damaged.bin");
+    let out_path = dir.join("out.bin");
+    for (i, chunk) in found.iter().enumerate() {
+        let mut damaged = bytes.clone();
+        damaged[chunk.offset as usize + 30] ^= 0x40;
+        std::fs::write(&damaged_path, &damaged).unwrap();
+        let out = convert(&damaged_path, &out_path);
+        assert!(!out.status.success());
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            e.contains(&format!("at byte {}: damaged chunk", chunk.offset)),
+            "{e}"
+        );
+        // The other chunks' records, in order.
+        let before: usize = found[..i].iter().map(|c| c.positions as usize).sum();
+        let expected: Vec<_> = all[..before]
+            .iter()
+            .chain(&all[before + chunk.positions as usize..])
+            .copied()
+            .collect();
+        assert_eq!(read_records(&out_path), expected, "chunk {i}");
+    }
+    // Cut inside the last chunk.
+    let last = &found[2];
+    std::fs::write(&damaged_path, &bytes[..bytes.len() - 7]).unwrap();
+    let e = fails(&["data", "stats", s(&damaged_path)]);
+    assert!(
+        e.contains(&format!("at byte {}", last.offset)) && e.contains("truncated"),
+        "{e}"
+    );
+    // Only a header, or not even that: no panic, a clear message.
+    std::fs::write(&damaged_path, &bytes[..HEADER_BYTES - 1]).unwrap();
+    let e = fails(&["data", "stats", s(&damaged_path)]);
+    assert!(e.contains("header"), "{e}");
+}
+
+/// PGN (as fastchess and `datagen --pgn` write it) converts to games whose records are
+/// the ones the PGN converts to directly, and merging games files copies their chunks.
+#[test]
+fn pgn_converts_to_games() {
+    let dir = scratch("games", "pgn");
+    let pgn = "tests/data/fastchess-sample.pgn";
+    let (records, games, converted, merged) = (
+        dir.join("r.bin"),
+        dir.join("g.bin"),
+        dir.join("c.bin"),
+        dir.join("m.bin"),
+    );
+    ok(&["data", "from-pgn", pgn, "--output", s(&records)]);
+    ok(&[
+        "data",
+        "from-pgn",
+        pgn,
+        "--output",
+        s(&games),
+        "--format",
+        "games",
+    ]);
+    assert!(convert(&games, &converted).status.success());
+    assert_eq!(read_records(&converted), read_records(&records));
+    ok(&[
+        "data",
+        "merge",
+        s(&games),
+        s(&games),
+        "--output",
+        s(&merged),
+    ]);
+    assert_eq!(chunks(&merged).len(), 2 * chunks(&games).len());
+    let text = ok(&["data", "stats", s(&merged)]);
+    assert!(text.contains("bytes a kept position"), "{text}");
+}
+
+/// The committed sample matches its manifest; a changed byte or a missing file fails
+/// the check and is named.
+#[test]
+fn manifest_verify_passes_and_fails() {
+    let out = ok(&["data", "verify", "tests/data/games-sample.toml"]);
+    assert!(out.contains("games-sample.bin: ok"), "{out}");
+    let dir = scratch("games", "manifest");
+    let copy: PathBuf = dir.join("games-sample.bin");
+    let mut bytes = std::fs::read("tests/data/games-sample.bin").unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&copy, &bytes).unwrap();
+    let args = [
+        "data",
+        "verify",
+        "tests/data/games-sample.toml",
+        "--dir",
+        s(&dir),
+    ];
+    let e = fails(&args);
+    assert!(
+        e.contains("games-sample.bin: MISMATCH") && e.contains("sha256"),
+        "{e}"
+    );
+    std::fs::remove_file(&copy).unwrap();
+    let e = fails(&args);
+    assert!(e.contains("games-sample.bin: MISSING"), "{e}");
+
+    // An entry written by manifest-entry verifies.
+    let entry = ok(&[
+        "data",
+        "manifest-entry",
+        "tests/data/games-sample.bin",
+        "--commit",
+        "abc1234",
+        "--network",
+        "x",
+        "--nodes",
+        "400",
+        "--seeds",
+        "63",
+        "--command",
+        "cutoff \"q\"",
+    ]);
+    std::fs::copy("tests/data/games-sample.bin", &copy).unwrap();
+    let manifest = dir.join("data.toml");
+    std::fs::write(&manifest, entry).unwrap();
+    ok(&["data", "verify", s(&manifest)]);
+    std::fs::write(&manifest, "[[file]]\nname = 3\n").unwrap();
+    let e = fails(&["data", "verify", s(&manifest)]);
+    assert!(e.contains("should be a string"), "{e}");
+}
