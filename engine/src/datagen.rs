@@ -324,12 +324,6 @@ fn drawn_by_rule(board: &Board) -> Option<Ending> {
     }
 }
 
-/// A kept score as the record stores it (kept scores are never mate scores, so the clamp
-/// only guards the format).
-pub fn clamp_score(score: i32) -> i16 {
-    score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
-}
-
 /// The tables' verdict on a position just reached by a capture or pawn move (the only
 /// time a WDL probe is exact about the fifty-move rule), from White's view.
 fn tablebase_result(tablebases: &Tablebases, board: &Board) -> Option<Outcome> {
@@ -404,7 +398,8 @@ fn play_from(searcher: &mut Searcher, settings: &Settings, mut board: Board) -> 
     };
     let samples = kept
         .iter()
-        .map(|(pos, score)| PackedPosition::pack(pos, clamp_score(*score), outcome))
+        // Kept scores are never mate scores, so the clamp only guards the format.
+        .map(|(pos, score)| PackedPosition::pack(pos, ply_score(*score), outcome))
         .collect();
     Some(Game {
         samples,

@@ -667,7 +667,9 @@ mod tests {
     #[test]
     fn a_damaged_chunk_costs_only_its_games() {
         let game = game();
-        let chunks: Vec<_> = (0..3).map(|_| chunk_of(&[game.clone()])).collect();
+        let chunks: Vec<_> = (0..3)
+            .map(|_| chunk_of(std::slice::from_ref(&game)))
+            .collect();
         let bytes = file(&chunks);
         let second = (HEADER_BYTES + chunks[0].len()) as u64;
         let third = second + chunks[1].len() as u64;
