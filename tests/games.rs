@@ -141,7 +141,36 @@ fn a_partial_last_chunk_is_cut_off_on_resume() {
     assert_eq!(found[1].offset, whole);
 }
 
-/// Each chunk's first byte after its header, flipped in turn, and a cut inside the last
+/// A kill at any moment leaves whole chunks: the file reads without damage, and a run
+/// appends to it.
+#[test]
+fn a_killed_run_leaves_whole_chunks() {
+    let dir = scratch("games", "kill");
+    let games = dir.join("g.bin");
+    let mut child = Command::new(BINARY)
+        .args(["datagen", "--output", s(&games), "--format", "games"])
+        .args(["--nodes", "300", "--threads", "2", "--seed", "6"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    // Past the first chunk, so that the kill lands while games are gathered or written.
+    while std::fs::metadata(&games).map_or(0, |m| m.len()) <= HEADER_BYTES as u64 {
+        assert!(start.elapsed() < common::LONG, "no chunk written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = chunks(&games).len();
+    assert!(before > 0);
+    ok(&["data", "stats", s(&games)]);
+    datagen(&games, "games", "1", "6");
+    assert_eq!(chunks(&games).len(), before + 1);
+}
+
+/// A byte of each chunk's first game, flipped in turn, and a cut inside the last
 /// chunk: the tools report the damaged chunk's offset, skip it, keep the other chunks'
 /// games and fail.
 #[test]
