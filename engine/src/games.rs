@@ -276,10 +276,18 @@ pub struct ChunkWriter {
 }
 
 impl ChunkWriter {
-    /// Adds a game; fails (adding nothing) for a game the format cannot hold.
+    /// Adds a game; fails (adding nothing) for a game the format cannot hold, or one
+    /// that would take the chunk past what a reader accepts (take it first).
     pub fn push(&mut self, game: &GameRecord) -> Result<(), String> {
         let len = self.body.len();
-        if let Err(e) = game.encode(&mut self.body) {
+        let pushed = game.encode(&mut self.body).and_then(|()| {
+            if self.body.len() > MAX_CHUNK_BYTES {
+                Err(format!("a chunk holds at most {MAX_CHUNK_BYTES} bytes"))
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = pushed {
             self.body.truncate(len);
             return Err(e);
         }
@@ -333,7 +341,7 @@ impl RawChunk {
     /// The chunk's games, each move checked; an error names the chunk's offset.
     pub fn decode(&self) -> Result<Vec<GameRecord>, DataError> {
         let fail = |message: String| data::error(self.offset, format!("chunk: {message}"));
-        let mut body = &self.bytes[CHUNK_HEADER_BYTES..];
+        let mut body = self.bytes.get(CHUNK_HEADER_BYTES..).unwrap_or_default();
         let mut games = Vec::with_capacity(self.games as usize);
         while !body.is_empty() {
             let (game, len) = GameRecord::decode(body)

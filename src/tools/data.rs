@@ -273,9 +273,10 @@ fn records<'a>(path: &'a Path, damage: &'a Damage) -> Result<Positions<'a>, Stri
     })
 }
 
-/// Positions in a file: a records file's by its size (the header checked by [`records`]
-/// when it is read), a games file's from its whole chunks' headers.
-pub fn record_count(path: &Path, damage: &Damage) -> Result<u64, String> {
+/// Positions in a file: a records file's by its size, a games file's from its whole
+/// chunks' headers (the pass that reads the positions checks the header and reports
+/// damaged chunks).
+pub fn record_count(path: &Path) -> Result<u64, String> {
     Ok(match format_of(path)? {
         Format::Records => {
             let len = std::fs::metadata(path)
@@ -283,7 +284,14 @@ pub fn record_count(path: &Path, damage: &Damage) -> Result<u64, String> {
                 .len();
             len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64
         }
-        Format::Games => chunks(path, damage)?.map(|c| u64::from(c.positions)).sum(),
+        Format::Games => {
+            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            GameReader::new(BufReader::with_capacity(1 << 20, file))
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .flatten()
+                .map(|chunk| u64::from(chunk.positions))
+                .sum()
+        }
     })
 }
 
@@ -643,7 +651,7 @@ fn shuffle(
 ) -> Result<String, String> {
     let mut total = 0;
     for input in inputs {
-        total += record_count(input, damage)?;
+        total += record_count(input)?;
     }
     let per_shard = (memory / RECORD_BYTES as u64).max(1);
     let shards = total.div_ceil(per_shard).max(1) as usize;
@@ -716,7 +724,7 @@ fn split(
     seed: u64,
     damage: &Damage,
 ) -> Result<String, String> {
-    let total = record_count(input, damage)?;
+    let total = record_count(input)?;
     if validation > total {
         return Err(format!(
             "{} holds {total} records, fewer than the {validation} asked for validation",

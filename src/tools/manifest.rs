@@ -141,7 +141,7 @@ fn measure(path: &Path) -> Result<Measured, String> {
     let format = format_of(path)?;
     let damage = Damage::default();
     let (positions, games) = match format {
-        Format::Records => (record_count(path, &damage)?, None),
+        Format::Records => (record_count(path)?, None),
         Format::Games => chunks(path, &damage)?.fold((0, Some(0)), |(positions, games), c| {
             (
                 positions + u64::from(c.positions),
