@@ -56,8 +56,10 @@ pub const CHUNK_HEADER_BYTES: usize = 20;
 /// The largest chunk body a reader accepts: a bound on what a damaged length can make it
 /// allocate (one game of the most plies the format holds is 256 KiB).
 pub const MAX_CHUNK_BYTES: usize = 1 << 24;
-/// Writers close a chunk once its body reaches this size.
-pub const CHUNK_TARGET_BYTES: usize = 1 << 18;
+/// Writers close a chunk once its body reaches this size: about 150 games of 100 plies,
+/// so that damage costs a few thousand positions while the chunk header costs 20 bytes in
+/// 64 KiB.
+pub const CHUNK_TARGET_BYTES: usize = 1 << 16;
 
 /// Bytes of the start position: the record's fields up to the score.
 const START_BYTES: usize = 28;
