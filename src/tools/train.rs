@@ -27,8 +27,8 @@ pub enum LrSchedule {
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Training data: packed position files (`cutoff datagen`'s format), read as one
-    /// stream, a shuffle buffer at a time.
+    /// Training data: files of 32-byte records (`cutoff data convert` makes them of a
+    /// games file), read as one stream, a shuffle buffer at a time.
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Held-out positions (a packed file): their loss is reported after each epoch.
