@@ -16,7 +16,8 @@ use std::sync::Arc;
 use shakmaty::{Board as Pieces, Color, Piece, Position, Role, Square};
 
 use super::feature_index;
-use super::network::{Accumulator, Network, add_column, sub_column};
+use super::layers::{Accumulator, Neurons, Stacks, Weights, update};
+use super::network::Network;
 use crate::board::Board;
 use crate::score::EVAL_LIMIT;
 
@@ -28,20 +29,14 @@ const MAX_REPLAY: usize = 8;
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     network: Arc<Network>,
-    /// `accumulators[i]`: the first layer's output for stack position `i`, valid when
-    /// `keys[i]` is that position's key.
-    accumulators: Vec<Accumulator>,
-    keys: Vec<Option<u64>>,
+    stacks: Stacks,
 }
 
 impl AccumulatorStack {
     /// An empty stack for `network`.
     pub fn new(network: Arc<Network>) -> Self {
-        AccumulatorStack {
-            network,
-            accumulators: Vec::new(),
-            keys: Vec::new(),
-        }
+        let stacks = network.layers().stacks();
+        AccumulatorStack { network, stacks }
     }
 
     /// The network the accumulators belong to.
@@ -51,26 +46,66 @@ impl AccumulatorStack {
 
     /// The network's evaluation of `board`'s current position from the side to move, in
     /// centipawns, within ±[`EVAL_LIMIT`] whatever the file holds.
+    #[inline]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
-        let top = self.bring_up_to_date(board);
-        self.network
-            .output(&self.accumulators[top], board.turn())
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.stacks.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The accumulator of `board`'s current position, brought up to date.
+    /// The accumulator of `board`'s current position brought up to date, and the same
+    /// computed from scratch: both perspectives, White's first.
     #[cfg(test)]
-    pub(crate) fn accumulator(&mut self, board: &Board) -> &Accumulator {
+    pub(crate) fn incremental_and_fresh(&mut self, board: &Board) -> (Vec<i16>, Vec<i16>) {
+        self.stacks.incremental_and_fresh(board)
+    }
+}
+
+/// The accumulator stack at compiled width `H`.
+#[derive(Clone, Debug)]
+pub(crate) struct Stack<const H: usize> {
+    weights: Arc<Weights<H>>,
+    /// `accumulators[i]`: the first layer's output for stack position `i`, valid when
+    /// `keys[i]` is that position's key.
+    accumulators: Vec<Accumulator<H>>,
+    keys: Vec<Option<u64>>,
+}
+
+impl<const H: usize> Stack<H> {
+    pub(crate) fn new(weights: Arc<Weights<H>>) -> Self {
+        Stack {
+            weights,
+            accumulators: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// The evaluation of `board`'s current position, unclamped.
+    #[inline]
+    pub(crate) fn evaluate(&mut self, board: &Board) -> i32 {
         let top = self.bring_up_to_date(board);
-        &self.accumulators[top]
+        self.weights.output(&self.accumulators[top], board.turn())
+    }
+
+    /// See [`AccumulatorStack::incremental_and_fresh`].
+    #[cfg(test)]
+    pub(crate) fn incremental_and_fresh(&mut self, board: &Board) -> (Vec<i16>, Vec<i16>) {
+        let top = self.bring_up_to_date(board);
+        let mut fresh = Accumulator::zeroed();
+        self.weights.refresh(board.pos().board(), &mut fresh);
+        let values = |acc: &Accumulator<H>| {
+            [Color::White, Color::Black]
+                .iter()
+                .flat_map(|&perspective| acc.side(perspective).0)
+                .collect()
+        };
+        (values(&self.accumulators[top]), values(&fresh))
     }
 
     /// Makes the accumulator of `board`'s current position valid; returns its index.
     fn bring_up_to_date(&mut self, board: &Board) -> usize {
         let top = board.stack_len() - 1;
-        while self.accumulators.len() <= top {
-            self.accumulators.push(self.network.empty_accumulator());
-            self.keys.push(None);
+        if self.accumulators.len() <= top {
+            self.accumulators.resize(top + 1, Accumulator::zeroed());
+            self.keys.resize(top + 1, None);
         }
         let valid = |i: usize| self.keys[i] == Some(board.stack_position(i).1);
         let base = (top.saturating_sub(MAX_REPLAY)..=top)
@@ -84,7 +119,7 @@ impl AccumulatorStack {
             }
             None => {
                 let (pos, key) = board.stack_position(top);
-                self.network
+                self.weights
                     .refresh(pos.board(), &mut self.accumulators[top]);
                 self.keys[top] = Some(key);
             }
@@ -98,23 +133,14 @@ impl AccumulatorStack {
         let (child, key) = board.stack_position(i);
         let (below, above) = self.accumulators.split_at_mut(i);
         let (from, to) = (&below[i - 1], &mut above[0]);
-        match Difference::between(parent.board(), child.board()) {
-            Some(difference) => {
-                for perspective in Color::ALL {
-                    difference.apply(
-                        &self.network,
-                        perspective,
-                        from.side(perspective),
-                        to.side_mut(perspective),
-                    );
-                }
-            }
-            None => self.network.refresh(child.board(), to),
+        let updated = Difference::between(parent.board(), child.board())
+            .is_some_and(|difference| difference.apply(&self.weights, from, to));
+        if !updated {
+            self.weights.refresh(child.board(), to);
         }
         self.keys[i] = Some(key);
     }
 }
-
 /// Most pieces one move takes off or puts on a square: castling moves two of each.
 const MAX_CHANGES: usize = 2;
 
@@ -129,7 +155,8 @@ struct Difference {
 
 impl Difference {
     /// The difference from `before` to `after`, or None if it is larger than one move
-    /// makes (never between consecutive positions on the stack; a refresh handles it).
+    /// makes (never between consecutive positions on the stack; a refresh handles it,
+    /// as it does a difference of a shape no move makes).
     fn between(before: &Pieces, after: &Pieces) -> Option<Difference> {
         let none = (Color::White.pawn(), Square::A1);
         let mut d = Difference {
@@ -158,48 +185,39 @@ impl Difference {
         Some(d)
     }
 
-    /// Writes into `to` the values of `from` (one perspective) with the columns of the
-    /// removed pieces subtracted and of the added ones added. The shapes of quiet moves
-    /// and promotions (one off, one on) and of captures (two off, one on) run as one pass.
-    fn apply(&self, network: &Network, perspective: Color, from: &[i32], to: &mut [i32]) {
-        let column = |&(piece, square): &(Piece, Square)| {
-            network.column(feature_index(perspective, piece.color, piece.role, square))
-        };
+    /// Writes into `to` the accumulator `from` with the columns of the removed pieces
+    /// subtracted and of the added ones added, each perspective in one pass; false,
+    /// writing nothing, for a difference no move makes. Quiet moves and promotions take
+    /// one piece off and put one on, captures two off and one on, castling two and two,
+    /// a null move none.
+    fn apply<const H: usize>(
+        &self,
+        weights: &Weights<H>,
+        from: &Accumulator<H>,
+        to: &mut Accumulator<H>,
+    ) -> bool {
         let removed = &self.removed[..self.removed_len];
         let added = &self.added[..self.added_len];
-        match (removed, added) {
-            ([off], [on]) => add_sub(to, from, column(on), column(off)),
-            ([off1, off2], [on]) => add_sub_sub(to, from, column(on), column(off1), column(off2)),
-            _ => {
-                to.copy_from_slice(from);
-                for off in removed {
-                    sub_column(to, column(off));
+        for perspective in Color::ALL {
+            let column = |&(piece, square): &(Piece, Square)| -> &Neurons<H> {
+                weights.column(feature_index(perspective, piece.color, piece.role, square))
+            };
+            let (from, to) = (from.side(perspective), to.side_mut(perspective));
+            match (removed, added) {
+                ([], []) => update(to, from, [], []),
+                ([off], [on]) => update(to, from, [column(on)], [column(off)]),
+                ([off1, off2], [on]) => {
+                    update(to, from, [column(on)], [column(off1), column(off2)]);
                 }
-                for on in added {
-                    add_column(to, column(on));
-                }
+                ([off1, off2], [on1, on2]) => update(
+                    to,
+                    from,
+                    [column(on1), column(on2)],
+                    [column(off1), column(off2)],
+                ),
+                _ => return false,
             }
         }
-    }
-}
-
-/// `to = from + on - off`, element by element, in one pass. The slices are cut to one
-/// length first so that the loop carries no bounds checks and vectorises.
-#[inline]
-fn add_sub(to: &mut [i32], from: &[i32], on: &[i16], off: &[i16]) {
-    let n = to.len();
-    let (from, on, off) = (&from[..n], &on[..n], &off[..n]);
-    for i in 0..n {
-        to[i] = from[i] + i32::from(on[i]) - i32::from(off[i]);
-    }
-}
-
-/// `to = from + on - off1 - off2`, element by element, in one pass (a capture).
-#[inline]
-fn add_sub_sub(to: &mut [i32], from: &[i32], on: &[i16], off1: &[i16], off2: &[i16]) {
-    let n = to.len();
-    let (from, on, off1, off2) = (&from[..n], &on[..n], &off1[..n], &off2[..n]);
-    for i in 0..n {
-        to[i] = from[i] + i32::from(on[i]) - i32::from(off1[i]) - i32::from(off2[i]);
+        true
     }
 }

@@ -1,18 +1,18 @@
 //! The learned evaluation (NNUE: an "efficiently updatable" neural network).
 //!
-//! [`network`] holds the network, its file format (shared with the trainer, which writes
-//! what this module reads) and its exact integer forward pass; [`accumulator`] keeps its
-//! first layer up to date beside the board's stack of positions as the search walks the
-//! tree. The network is read-only and shared by all search threads; each thread owns
-//! an [`AccumulatorStack`].
+//! [`network`] holds the network and its file format (shared with the trainer, which
+//! writes what this module reads); `layers` lays it out at a width fixed at compile time
+//! and runs its exact integer forward pass in loops the compiler vectorises;
+//! [`accumulator`] keeps its first layer up to date beside the board's stack of
+//! positions as the search walks the tree. The network is read-only and shared by all
+//! search threads; each thread owns an [`AccumulatorStack`].
 
 pub mod accumulator;
+mod layers;
 pub mod network;
 
 pub use accumulator::AccumulatorStack;
-pub use network::{
-    Accumulator, FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index,
-};
+pub use network::{FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index};
 
 /// The network compiled into the engine: `engine/nets/default.nnue`, whose provenance
 /// `engine/nets/README.md` gives.

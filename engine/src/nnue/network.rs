@@ -14,7 +14,9 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Color, Role, Square};
+
+use super::layers::Layers;
 
 /// Inputs of the first layer: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -36,6 +38,12 @@ pub const ACTIVATION_SCRELU: u32 = 1;
 /// The largest hidden size a file may declare: anything bigger is a corrupt header,
 /// not a network anyone trained for this engine.
 pub const MAX_HIDDEN: usize = 4096;
+/// The largest output weight, in magnitude, the engine runs: an activation (up to
+/// [`QA`]) times the weight must fit i16 (255 × 128 = 32,640).
+pub const MAX_OUT_WEIGHT: u16 = 128;
+/// The most pieces on a legal position (shakmaty refuses more): the most inputs active
+/// at once, which bounds the accumulators.
+pub const MAX_PIECES: usize = 32;
 
 /// FNV-1a (64-bit) offset basis and prime: the payload checksum.
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -80,37 +88,9 @@ fn payload_bytes(hidden: usize) -> usize {
     2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
-/// The first layer's output for both perspectives, before the activation: White's `H`
-/// values, then Black's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator {
-    /// i32, so that any file's weights sum exactly: a trained network stays far inside
-    /// i16, but a malformed one must not wrap.
-    values: Vec<i32>,
-}
-
-impl Accumulator {
-    /// The values of one perspective.
-    #[inline]
-    pub fn side(&self, perspective: Color) -> &[i32] {
-        let hidden = self.values.len() / 2;
-        match perspective {
-            Color::White => &self.values[..hidden],
-            Color::Black => &self.values[hidden..],
-        }
-    }
-
-    #[inline]
-    pub(crate) fn side_mut(&mut self, perspective: Color) -> &mut [i32] {
-        let hidden = self.values.len() / 2;
-        match perspective {
-            Color::White => &mut self.values[..hidden],
-            Color::Black => &mut self.values[hidden..],
-        }
-    }
-}
-
-/// A quantised network: 768 → `hidden` ×2 perspectives → 1, SCReLU.
+/// A quantised network: 768 → `hidden` ×2 perspectives → 1, SCReLU. It keeps the
+/// parameters as the file lays them out (for the trainer and for writing), and the same
+/// laid out for the engine's compiled width (`layers::Layers`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
@@ -121,15 +101,14 @@ pub struct Network {
     /// `[2 * hidden]`: the side to move's half, then the other side's.
     out_weights: Vec<i16>,
     out_bias: i32,
-    /// Whether the output layer's sum fits i32 whatever the position (true for every
-    /// trained network: |out weight| <= 127 and H <= 128 keep it below 2^31), so that
-    /// it can be summed in the faster i32 lanes; otherwise it is summed in i64.
-    sums_fit_i32: bool,
+    layers: Layers,
 }
 
 impl Network {
     /// A network from its quantised parts; refused unless `hidden` is in
-    /// `1..=MAX_HIDDEN` and every part has the size `hidden` gives it.
+    /// `1..=MAX_HIDDEN`, every part has the size `hidden` gives it, and the engine's
+    /// integer types hold every sum exactly: output weights within ±[`MAX_OUT_WEIGHT`]
+    /// and no neuron able to leave i16 (see `accumulator_reach`).
     pub fn new(
         hidden: usize,
         ft_weights: Vec<i16>,
@@ -153,19 +132,38 @@ impl Network {
                 )));
             }
         }
-        let largest_weight = out_weights
+        if let Some((i, w)) = out_weights
             .iter()
-            .map(|w| i64::from(w.unsigned_abs()))
-            .max()
-            .unwrap_or(0);
-        let largest_sum = 2 * hidden as i64 * i64::from(QA * QA) * largest_weight;
+            .enumerate()
+            .find(|&(_, w)| w.unsigned_abs() > MAX_OUT_WEIGHT)
+        {
+            return Err(NetworkError(format!(
+                "output weight {i} is {w}, outside ±{MAX_OUT_WEIGHT}: the engine multiplies it \
+                 by an activation of up to {QA} in i16"
+            )));
+        }
+        if let Some((neuron, reach)) = (0..hidden)
+            .map(|neuron| {
+                (
+                    neuron,
+                    accumulator_reach(neuron, hidden, &ft_weights, &ft_bias),
+                )
+            })
+            .find(|&(_, reach)| reach > i32::from(i16::MAX))
+        {
+            return Err(NetworkError(format!(
+                "neuron {neuron} could reach {reach} on a position of {MAX_PIECES} pieces, \
+                 beyond the engine's i16 accumulators"
+            )));
+        }
+        let layers = Layers::new(hidden, &ft_weights, &ft_bias, &out_weights, out_bias);
         Ok(Network {
             hidden,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
-            sums_fit_i32: largest_sum <= i64::from(i32::MAX),
+            layers,
         })
     }
 
@@ -337,90 +335,31 @@ impl Network {
         bytes
     }
 
-    /// The first-layer weights of one input.
-    #[inline]
-    pub(crate) fn column(&self, feature: usize) -> &[i16] {
-        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
-    }
-
-    /// An accumulator holding the biases alone (an empty board).
-    pub fn empty_accumulator(&self) -> Accumulator {
-        let side = self.ft_bias.iter().map(|&b| i32::from(b));
-        Accumulator {
-            values: side.clone().chain(side).collect(),
-        }
-    }
-
-    /// Sets `acc` to the first layer's output for `board`, from scratch.
-    pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
-        if acc.values.len() != 2 * self.hidden {
-            *acc = self.empty_accumulator();
-        } else {
-            for perspective in Color::ALL {
-                for (v, &b) in acc.side_mut(perspective).iter_mut().zip(&self.ft_bias) {
-                    *v = i32::from(b);
-                }
-            }
-        }
-        for (square, piece) in board {
-            for perspective in Color::ALL {
-                let feature = feature_index(perspective, piece.color, piece.role, square);
-                add_column(acc.side_mut(perspective), self.column(feature));
-            }
-        }
-    }
-
-    /// The evaluation in centipawns from `side_to_move`'s view, given the accumulator of
-    /// the position: SCReLU on both halves, the side to move's first, then the output
-    /// layer, all in integers exactly as the format specifies.
-    pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let (ours, theirs) = self.out_weights.split_at(self.hidden);
-        let (ours_acc, theirs_acc) = (acc.side(side_to_move), acc.side(!side_to_move));
-        let sum = if self.sums_fit_i32 {
-            i64::from(screlu_dot::<i32>(ours_acc, ours) + screlu_dot::<i32>(theirs_acc, theirs))
-        } else {
-            screlu_dot::<i64>(ours_acc, ours) + screlu_dot::<i64>(theirs_acc, theirs)
-        };
-        let v = sum / i64::from(QA) + i64::from(self.out_bias);
-        // For any file |v| < 2^37 (at most 2 * 4096 * 255 * 32768 plus an i32), so
-        // `v * SCALE` is exact in i64 and the quotient fits i32.
-        (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
-    }
-
     /// The evaluation of `pos` in centipawns from the side to move's view, computed from
     /// scratch (the search updates accumulators incrementally instead).
     pub fn evaluate_full(&self, pos: &Chess) -> i32 {
-        let mut acc = self.empty_accumulator();
-        self.refresh(pos.board(), &mut acc);
-        self.output(&acc, pos.turn())
+        self.layers.evaluate_full(pos)
+    }
+
+    /// The parameters laid out for the engine's compiled width.
+    pub(crate) fn layers(&self) -> &Layers {
+        &self.layers
     }
 }
 
-/// `acc += column`, element by element (a loop the compiler vectorises).
-#[inline]
-pub(crate) fn add_column(acc: &mut [i32], column: &[i16]) {
-    for (a, &w) in acc.iter_mut().zip(column) {
-        *a += i32::from(w);
-    }
-}
-
-/// `acc -= column`, element by element.
-#[inline]
-pub(crate) fn sub_column(acc: &mut [i32], column: &[i16]) {
-    for (a, &w) in acc.iter_mut().zip(column) {
-        *a -= i32::from(w);
-    }
-}
-
-/// `Σ clamp(acc[i], 0, QA)^2 * weights[i]`, summed in `T` (i64 always exact; i32 where
-/// the network says its sums fit). Each product fits i32: at most 255² × 32768 < 2^31.
-#[inline]
-fn screlu_dot<T: From<i32> + std::iter::Sum>(acc: &[i32], weights: &[i16]) -> T {
-    acc.iter()
-        .zip(weights)
-        .map(|(&a, &w)| {
-            let c = a.clamp(0, QA);
-            T::from(c * c * i32::from(w))
-        })
-        .sum()
+/// The most `neuron`'s accumulator can stray from zero on a position: its bias plus its
+/// [`MAX_PIECES`] weights largest in magnitude, all with one sign. A legal position has
+/// at most that many pieces, each one input, so no sum the engine forms (a position's,
+/// or one on the way to it from the bias) goes further.
+fn accumulator_reach(neuron: usize, hidden: usize, ft_weights: &[i16], ft_bias: &[i16]) -> i32 {
+    let mut magnitudes: Vec<u16> = ft_weights
+        .iter()
+        .skip(neuron)
+        .step_by(hidden)
+        .map(|w| w.unsigned_abs())
+        .collect();
+    // The MAX_PIECES largest first, in linear time: a 4096-wide file loads at once.
+    magnitudes.select_nth_unstable_by(MAX_PIECES - 1, |a, b| b.cmp(a));
+    let largest: i32 = magnitudes[..MAX_PIECES].iter().map(|&m| i32::from(m)).sum();
+    i32::from(ft_bias[neuron].unsigned_abs()) + largest
 }

@@ -14,15 +14,58 @@ use crate::score::EVAL_LIMIT;
 /// layer weights uniform in ±32 (±0.125 before quantisation), biases in 0..64 so that
 /// most neurons start active, output weights in ±32 (±0.5), output bias 0.
 pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
+    network_in_ranges(hidden, seed, [(-32, 32), (0, 63), (-32, 32)])
+}
+
+/// A pseudo-random network at the edges of what the engine runs: first-layer weights in
+/// ±1000 and biases in ±767, so that 32 pieces can take a neuron to ±32,767 and updates
+/// pass through values beyond i16, and output weights in ±128.
+fn extreme_network(hidden: usize, seed: u64) -> Network {
+    network_in_ranges(hidden, seed, [(-1000, 1000), (-767, 767), (-128, 128)])
+}
+
+/// A network with first-layer weights, biases and output weights uniform in the
+/// given inclusive ranges, output bias 0.
+fn network_in_ranges(hidden: usize, seed: u64, ranges: [(i16, i16); 3]) -> Network {
     let mut rng = Rng::new(seed);
-    let mut uniform = |low: i16, high: i16, n: usize| -> Vec<i16> {
+    let mut uniform = |(low, high): (i16, i16), n: usize| -> Vec<i16> {
         let span = (high - low + 1) as usize;
         (0..n).map(|_| low + rng.below(span) as i16).collect()
     };
-    let ft_weights = uniform(-32, 32, INPUTS * hidden);
-    let ft_bias = uniform(0, 63, hidden);
-    let out_weights = uniform(-32, 32, 2 * hidden);
-    Network::new(hidden, ft_weights, ft_bias, out_weights, 0).expect("sizes match")
+    let ft_weights = uniform(ranges[0], INPUTS * hidden);
+    let ft_bias = uniform(ranges[1], hidden);
+    let out_weights = uniform(ranges[2], 2 * hidden);
+    Network::new(hidden, ft_weights, ft_bias, out_weights, 0).expect("a network the engine runs")
+}
+
+/// The evaluation as the format specifies it, in plain scalar integers wide enough for
+/// any file (i32 accumulators, an i64 output sum), apart from the engine's layout and
+/// loops: what every build of the engine, vectorised for any CPU or not, must equal.
+fn reference_evaluation(net: &Network, pos: &Chess) -> i32 {
+    let h = net.hidden();
+    let accumulator = |perspective: Color| -> Vec<i32> {
+        let mut acc: Vec<i32> = net.ft_bias().iter().map(|&b| i32::from(b)).collect();
+        for (square, piece) in pos.board() {
+            let feature = feature_index(perspective, piece.color, piece.role, square);
+            for (a, &w) in acc.iter_mut().zip(&net.ft_weights()[feature * h..][..h]) {
+                *a += i32::from(w);
+            }
+        }
+        acc
+    };
+    let (ours, theirs) = net.out_weights().split_at(h);
+    let mut sum = 0i64;
+    for (acc, weights) in [
+        (accumulator(pos.turn()), ours),
+        (accumulator(!pos.turn()), theirs),
+    ] {
+        for (&a, &w) in acc.iter().zip(weights) {
+            let c = i64::from(a.clamp(0, QA));
+            sum += c * c * i64::from(w);
+        }
+    }
+    let v = sum / i64::from(QA) + i64::from(net.out_bias());
+    (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 
 fn chess(fen: &str) -> Chess {
@@ -236,16 +279,70 @@ fn tiny_network_gives_the_value_worked_out_by_hand() {
     assert_eq!(net(-20_000).evaluate_full(&white), -229);
 }
 
-/// Output weights too large for an i32 sum are summed exactly in i64: every neuron at
-/// 255 (biases alone) and every output weight 32767 give 256 × 255² × 32767 / 255 =
-/// 2,139,029,760, times 400 / 16,320 = 52,427,200 cp.
+/// Output sums too large for i32 are summed exactly in i64: every neuron at 255 (biases
+/// alone) and every output weight 128 give 512 × 255² × 128 / 255 = 16,711,680, times
+/// 400 / 16,320 = 409,600 cp. At 128 neurons the same sum fits i32 and takes the other
+/// path, to the same value per neuron.
 #[test]
 fn largest_output_sums_stay_exact() {
-    let network =
-        |w: i16| Network::new(128, vec![0; INPUTS * 128], vec![255; 128], vec![w; 256], 0).unwrap();
+    let network = |hidden: usize, w: i16| {
+        Network::new(
+            hidden,
+            vec![0; INPUTS * hidden],
+            vec![255; hidden],
+            vec![w; 2 * hidden],
+            0,
+        )
+        .unwrap()
+    };
     let pos = Chess::default();
-    assert_eq!(network(i16::MAX).evaluate_full(&pos), 52_427_200);
-    assert_eq!(network(-i16::MAX).evaluate_full(&pos), -52_427_200);
+    assert_eq!(network(256, 128).evaluate_full(&pos), 409_600);
+    assert_eq!(network(256, -128).evaluate_full(&pos), -409_600);
+    assert_eq!(network(128, 128).evaluate_full(&pos), 204_800);
+    assert_eq!(network(128, -128).evaluate_full(&pos), -204_800);
+}
+
+/// The engine's integer types bound what it runs: an output weight beyond ±128, or a
+/// neuron whose bias and 32 largest weights could leave i16, is refused.
+#[test]
+fn networks_beyond_the_integer_types_are_refused() {
+    let hidden = 4;
+    let mut out_weights = vec![128; 2 * hidden];
+    let network = |ft_weights: Vec<i16>, ft_bias: Vec<i16>, out_weights: Vec<i16>| {
+        Network::new(hidden, ft_weights, ft_bias, out_weights, 0)
+    };
+    assert!(
+        network(
+            vec![0; INPUTS * hidden],
+            vec![0; hidden],
+            out_weights.clone()
+        )
+        .is_ok()
+    );
+    out_weights[5] = -129;
+    assert_eq!(
+        network(vec![0; INPUTS * hidden], vec![0; hidden], out_weights)
+            .unwrap_err()
+            .0,
+        "output weight 5 is -129, outside ±128: the engine multiplies it by an activation \
+         of up to 255 in i16"
+    );
+    // Neuron 2: 32 weights of −1000 among smaller ones and a bias of 767 reach 32,767,
+    // the most i16 holds; a bias of 768 reaches one more.
+    let mut ft_weights = vec![0; INPUTS * hidden];
+    for feature in 0..INPUTS {
+        ft_weights[feature * hidden + 2] = if feature % 20 == 0 { -1000 } else { 999 };
+    }
+    let mut ft_bias = vec![0; hidden];
+    ft_bias[2] = 767;
+    let out_weights = vec![1; 2 * hidden];
+    assert!(network(ft_weights.clone(), ft_bias.clone(), out_weights.clone()).is_ok());
+    ft_bias[2] = -768;
+    assert_eq!(
+        network(ft_weights, ft_bias, out_weights).unwrap_err().0,
+        "neuron 2 could reach 32768 on a position of 32 pieces, beyond the engine's i16 \
+         accumulators"
+    );
 }
 
 #[test]
@@ -294,16 +391,25 @@ fn random_move(board: &Board, rng: &mut Rng) -> Option<Move> {
     Some(moves[rng.below(moves.len())])
 }
 
-/// Checks the incremental accumulator of the current position against a refresh.
+/// Checks the incremental accumulator of the current position against a refresh, and
+/// the evaluation, incremental and from scratch, against the scalar reference.
 fn check_accumulator(board: &Board, stack: &mut AccumulatorStack, covered: &mut Covered) {
+    let (incremental, fresh) = stack.incremental_and_fresh(board);
+    assert_eq!(incremental, fresh, "{}", board.fen());
     let network = Arc::clone(stack.network());
-    let mut fresh = network.empty_accumulator();
-    network.refresh(board.pos().board(), &mut fresh);
-    assert_eq!(*stack.accumulator(board), fresh, "{}", board.fen());
-    let expected = network
-        .evaluate_full(board.pos())
-        .clamp(-EVAL_LIMIT, EVAL_LIMIT);
-    assert_eq!(stack.evaluate(board), expected, "{}", board.fen());
+    let expected = reference_evaluation(&network, board.pos());
+    assert_eq!(
+        network.evaluate_full(board.pos()),
+        expected,
+        "{}",
+        board.fen()
+    );
+    assert_eq!(
+        stack.evaluate(board),
+        expected.clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        "{}",
+        board.fen()
+    );
     covered.evaluations += 1;
 }
 
@@ -323,8 +429,14 @@ fn record(board: &Board, m: Move, covered: &mut Covered) {
 /// evaluated and taken back, null moves are tried, and positions are evaluated only now
 /// and then (so that the stack replays several moves at once, or refreshes after a long
 /// gap). After each evaluation the incremental accumulator must equal a refresh.
-fn walk_random_games(fens: &[&str], chess960: bool, games_per_fen: usize, seed: u64) -> Covered {
-    let network = Arc::new(random_network(16, seed));
+fn walk_random_games(
+    network: Network,
+    fens: &[&str],
+    chess960: bool,
+    games_per_fen: usize,
+    seed: u64,
+) -> Covered {
+    let network = Arc::new(network);
     let mut rng = Rng::new(seed);
     let mut covered = Covered::default();
     for fen in fens {
@@ -368,20 +480,18 @@ fn walk_random_games(fens: &[&str], chess960: bool, games_per_fen: usize, seed: 
     covered
 }
 
+/// Starting points of the random games: every kind of move within a few plies.
+const STANDARD_FENS: [&str; 5] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+];
+
 #[test]
 fn incremental_accumulator_equals_a_refresh_in_random_games() {
-    let covered = walk_random_games(
-        &[
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
-        ],
-        false,
-        6,
-        1,
-    );
+    let covered = walk_random_games(random_network(16, 1), &STANDARD_FENS, false, 6, 1);
     assert!(covered.en_passant > 0, "{covered:?}");
     assert!(covered.promotions > 0, "{covered:?}");
     assert!(covered.castles_short > 0, "{covered:?}");
@@ -396,6 +506,7 @@ fn incremental_accumulator_equals_a_refresh_in_random_games() {
 #[test]
 fn incremental_accumulator_equals_a_refresh_in_chess960_games() {
     let covered = walk_random_games(
+        random_network(16, 2),
         &[
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
@@ -410,6 +521,27 @@ fn incremental_accumulator_equals_a_refresh_in_chess960_games() {
     assert!(covered.castles_short > 0, "{covered:?}");
     assert!(covered.castles_long > 0, "{covered:?}");
     assert!(covered.evaluations > 2000, "{covered:?}");
+}
+
+/// Every width the engine is trained at (128, 256), the next ones (384, 512), and widths
+/// that run padded to a compiled one, with weights both typical and at the edges of the
+/// integer types: incremental and from-scratch evaluations equal the scalar reference.
+#[test]
+fn every_width_evaluates_as_the_reference() {
+    for (hidden, seed) in [
+        (128, 3),
+        (256, 4),
+        (384, 5),
+        (512, 6),
+        (1, 7),
+        (100, 8),
+        (700, 9),
+    ] {
+        for network in [random_network(hidden, seed), extreme_network(hidden, seed)] {
+            let covered = walk_random_games(network, &STANDARD_FENS[..2], false, 1, seed);
+            assert!(covered.evaluations > 200, "{hidden}: {covered:?}");
+        }
+    }
 }
 
 #[test]
