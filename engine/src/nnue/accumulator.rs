@@ -165,21 +165,22 @@ impl Difference {
             added: [none; MAX_CHANGES],
             added_len: 0,
         };
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = role.of(color);
-                let (was, is) = (before.by_piece(piece), after.by_piece(piece));
-                if was == is {
-                    continue;
-                }
-                for square in was & !is {
-                    *d.removed.get_mut(d.removed_len)? = (piece, square);
-                    d.removed_len += 1;
-                }
-                for square in is & !was {
-                    *d.added.get_mut(d.added_len)? = (piece, square);
-                    d.added_len += 1;
-                }
+        // A square whose piece changed differs in its colour or in one of the six role
+        // sets: a few bitboard operations find the two to four squares a move touches,
+        // and only those are looked at.
+        let changed = Role::ALL
+            .iter()
+            .fold(before.white() ^ after.white(), |changed, &role| {
+                changed | (before.by_role(role) ^ after.by_role(role))
+            });
+        for square in changed {
+            if let Some(piece) = before.piece_at(square) {
+                *d.removed.get_mut(d.removed_len)? = (piece, square);
+                d.removed_len += 1;
+            }
+            if let Some(piece) = after.piece_at(square) {
+                *d.added.get_mut(d.added_len)? = (piece, square);
+                d.added_len += 1;
             }
         }
         Some(d)
