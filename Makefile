@@ -1,24 +1,63 @@
-# OpenBench builds engines with `make EXE=<path>`; `make` alone builds target/release/cutoff
-# for the building machine's CPU (.cargo/config.toml) and copies it to $(EXE).
-# Portable release binaries: `make portable` (any x86-64), `make x86-64-v2` (popcnt,
-# SSE4.2: 2009 on), `make x86-64-v3` (BMI2, AVX2: 2015 on). Each builds in a target folder
-# of its own and copies the binary to $(EXE).
+# OpenBench builds engines with `make EXE=<name> [EVALFILE=<network>]`; `make` alone builds
+# target/release/cutoff for the building machine's CPU (.cargo/config.toml) and copies it
+# to $(EXE). Portable release binaries: `make portable` (any x86-64), `make x86-64-v2`
+# (popcnt, SSE4.2: 2009 on), `make x86-64-v3` (BMI2, AVX2: 2015 on), `make x86-64-v4`
+# (AVX-512: Skylake-X, Zen 4 on). Each builds in a target folder of its own and copies
+# the binary to $(EXE).
+#
+# EVALFILE: a network file to embed instead of engine/nets/default.nnue (engine/build.rs
+# vets it; the built engine then reads it once, so that a file it refuses fails the build).
+#
+# SPSA=1 builds the tuning build (every search constant a UCI option). A tune branch sets
+# the default below to 1 in a commit of its own, so that OpenBench's plain `make` builds
+# the options the tune sets (docs/openbench.md).
 EXE ?= cutoff
 CARGO ?= cargo
+SPSA ?= 0
+# Where cargo builds the default target (as cargo itself reads CARGO_TARGET_DIR).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: all native portable x86-64-v2 x86-64-v3 clean
+# Windows: cargo writes cutoff.exe, and OpenBench passes EXE without the suffix but looks
+# for <EXE>.exe after the build.
+ifeq ($(OS),Windows_NT)
+    SUFFIX := .exe
+endif
+OUT := $(patsubst %$(SUFFIX),%,$(EXE))$(SUFFIX)
+
+# Cargo runs engine/build.rs in engine/, so a relative path is made absolute here (one
+# that is absolute already, as OpenBench's `C:/…` on Windows, is kept as it is).
+ifneq ($(strip $(EVALFILE)),)
+    ABSOLUTE := $(or $(filter /%,$(firstword $(EVALFILE))),$(findstring :/,$(EVALFILE)),$(findstring :\,$(EVALFILE)))
+    override EVALFILE := $(if $(ABSOLUTE),$(EVALFILE),$(abspath $(EVALFILE)))
+    export EVALFILE
+endif
+ifeq ($(SPSA),1)
+    FEATURES := --features spsa
+endif
+BUILD = $(CARGO) build --release $(FEATURES)
+
+.PHONY: all native portable x86-64-v2 x86-64-v3 x86-64-v4 clean
 
 all native:
-	$(CARGO) build --release
-	cp target/release/cutoff $(EXE)
+	$(BUILD)
+	cp $(TARGET_DIR)/release/cutoff$(SUFFIX) "$(OUT)"
+	$(check-network)
 
 portable:
-	RUSTFLAGS="-C target-cpu=x86-64" $(CARGO) build --release --target-dir target/x86-64
-	cp target/x86-64/release/cutoff $(EXE)
+	RUSTFLAGS="-C target-cpu=x86-64" $(BUILD) --target-dir target/x86-64
+	cp target/x86-64/release/cutoff$(SUFFIX) "$(OUT)"
+	$(check-network)
 
-x86-64-v2 x86-64-v3:
-	RUSTFLAGS="-C target-cpu=$@" $(CARGO) build --release --target-dir target/$@
-	cp target/$@/release/cutoff $(EXE)
+x86-64-v2 x86-64-v3 x86-64-v4:
+	RUSTFLAGS="-C target-cpu=$@" $(BUILD) --target-dir target/$@
+	cp target/$@/release/cutoff$(SUFFIX) "$(OUT)"
+	$(check-network)
+
+# With EVALFILE, the engine's own reader checks the embedded network once (an engine that
+# cannot read it stops at start-up, so `eval` fails).
+define check-network
+$(if $(EVALFILE),"$(abspath $(OUT))" eval quit > /dev/null || (echo "EVALFILE=$(EVALFILE): the engine cannot read this network" && rm -f "$(OUT)" && false))
+endef
 
 clean:
 	$(CARGO) clean

@@ -16,7 +16,7 @@ pub use network::{FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, 
 
 /// The network compiled into the engine: `engine/nets/default.nnue`, whose provenance
 /// `engine/nets/README.md` gives.
-pub const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!(env!("CUTOFF_EVALFILE"));
 
 /// The embedded network, read (a test checks that the committed file reads).
 pub fn embedded() -> Network {
