@@ -327,8 +327,8 @@ fn uci_handshake_declares_exact_options() {
     let expected = [
         name,
         "id author the Cutoff developers",
-        "option name Hash type spin default 16 min 1 max 65536",
-        "option name Threads type spin default 1 min 1 max 256",
+        "option name Hash type spin default 16 min 1 max 33554432",
+        "option name Threads type spin default 1 min 1 max 1024",
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name Ponder type check default false",
@@ -673,6 +673,13 @@ fn impossible_hash_size_keeps_the_engine_serving() {
     let lines = e.sync();
     assert!(
         lines.is_empty() || (lines.len() == 1 && lines[0].starts_with("info string error: ")),
+        "{lines:?}"
+    );
+    // The largest size offered (32 TiB) is more than any machine here can allocate.
+    e.send("setoption name Hash value 33554432");
+    let lines = e.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string error: "),
         "{lines:?}"
     );
     let b = Board::default();

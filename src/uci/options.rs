@@ -24,6 +24,15 @@ pub enum Kind {
 /// `EvalFile`'s name for the network compiled into the engine.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
+/// The largest `Hash` offered, in MB: 32 TiB on 64-bit targets (x86-64 gives a process
+/// 128 TiB of address space; Stockfish offers the same), and on 32-bit ones the 2 GiB a
+/// single allocation can have. Both fit the 32-bit integers GUIs keep spin values in.
+/// A size the machine cannot allocate is refused when set, and the old table kept.
+const MAX_HASH_MB: i64 = if usize::BITS >= 64 { 1 << 25 } else { 2047 };
+
+/// The most search threads offered: as many as the largest machines have cores.
+const MAX_THREADS: i64 = 1024;
+
 #[derive(Clone, Copy)]
 pub struct OptionSpec {
     pub name: &'static str,
@@ -36,7 +45,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: Kind::Spin {
             default: 16,
             min: 1,
-            max: 65536,
+            max: MAX_HASH_MB,
         },
     },
     OptionSpec {
@@ -44,7 +53,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: Kind::Spin {
             default: 1,
             min: 1,
-            max: 256,
+            max: MAX_THREADS,
         },
     },
     OptionSpec {
@@ -244,7 +253,9 @@ mod tests {
         );
         assert!(check("SyzygyProbeLimit", Some("8")).is_err());
         assert!(check("Hash", Some("0")).is_err());
-        assert!(check("Hash", Some("65537")).is_err());
+        assert!(check("Hash", Some(&(MAX_HASH_MB + 1).to_string())).is_err());
+        assert!(check("Threads", Some("1024")).is_ok());
+        assert!(check("Threads", Some("1025")).is_err());
         assert!(check("Hash", Some("lots")).is_err());
         assert!(check("Hash", None).is_err());
         assert!(check("Ponder", Some("yes")).is_err());
