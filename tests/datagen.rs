@@ -310,3 +310,58 @@ fn genfens_streams_any_count() {
         cutoff_engine::board::Board::from_fen(fen, false).unwrap();
     }
 }
+
+/// The FENs `cutoff "genfens N seed 1 book <book>" quit` answers.
+fn genfens(book: &Path, count: usize) -> Vec<String> {
+    let out = Command::new(BINARY)
+        .arg(format!("genfens {count} seed 1 book {}", book.display()))
+        .arg("quit")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    text.lines()
+        .filter_map(|line| line.strip_prefix("info string genfens "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// OpenBench plays a book named for Chess960 (FRC, 960) as Chess960: genfens keeps the
+/// castling rights of such a book, as a Shredder-FEN naming the rooks' files.
+#[test]
+fn genfens_keeps_a_chess960_books_castling_rights() {
+    let dir = common::scratch("datagen", "genfens-frc");
+    let book = dir.join("3moves_FRC.epd");
+    std::fs::write(
+        &book,
+        "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\n",
+    )
+    .unwrap();
+    let fens = genfens(&book, 4);
+    assert_eq!(fens.len(), 4);
+    // Two random plies cannot move a king or rook here: every right stays.
+    for fen in &fens {
+        assert_eq!(fen.split(' ').nth(2), Some("GBgb"), "{fen}");
+        cutoff_engine::board::Board::from_fen(fen, true).unwrap();
+    }
+}
+
+/// A PGN book (OpenBench ships Pohl.pgn): each opening is a game's final position, then
+/// random plies, so every answer is two plies past one of the games' ends.
+#[test]
+fn genfens_reads_a_pgn_book() {
+    let dir = common::scratch("datagen", "genfens-pgn");
+    let book = dir.join("Pohl.pgn");
+    std::fs::write(
+        &book,
+        "[Event \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+         [Event \"?\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 *\n",
+    )
+    .unwrap();
+    let fens = genfens(&book, 6);
+    assert_eq!(fens.len(), 6);
+    for fen in &fens {
+        assert!(fen.ends_with(" 4"), "two plies after move 3: {fen}");
+        cutoff_engine::board::Board::from_fen(fen, false).unwrap();
+    }
+}

@@ -170,24 +170,42 @@ pub struct Openings {
     pub book: Vec<Board>,
 }
 
-impl Openings {
-    /// An opening, or None when the random plies ran into the end of a game.
-    fn draw(&self, rng: &mut Rng, random_plies: usize) -> Option<Board> {
-        let mut board = if self.book.is_empty() {
-            Board::default()
-        } else {
-            self.book[rng.below(self.book.len())].clone()
-        };
-        for _ in 0..random_plies {
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                return None;
-            }
-            board.make(moves[rng.below(moves.len())]);
-            board.commit();
-        }
-        Some(board)
+/// A book that openings are drawn from, entry by entry: a book need not be read whole
+/// for the few entries a run draws (`cutoff genfens` reads only those from its file).
+pub trait Book {
+    /// The number of entries; none: games start from the start position.
+    fn entries(&self) -> usize;
+    /// Entry `index` (below [`Book::entries`]), or None when it holds no position (then
+    /// another is drawn).
+    fn position(&self, index: usize) -> Option<Board>;
+}
+
+impl Book for Openings {
+    fn entries(&self) -> usize {
+        self.book.len()
     }
+
+    fn position(&self, index: usize) -> Option<Board> {
+        self.book.get(index).cloned()
+    }
+}
+
+/// An opening: a book entry, then `random_plies` random plies; None when the entry holds
+/// no position or the random plies ran into the end of a game.
+fn draw(book: &dyn Book, rng: &mut Rng, random_plies: usize) -> Option<Board> {
+    let mut board = match book.entries() {
+        0 => Board::default(),
+        entries => book.position(rng.below(entries))?,
+    };
+    for _ in 0..random_plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        board.make(moves[rng.below(moves.len())]);
+        board.commit();
+    }
+    Some(board)
 }
 
 /// The generator of game `index` of the run seeded `seed`: distinct games get unrelated
@@ -209,7 +227,7 @@ pub fn play_game(
 ) -> Result<Game, String> {
     let mut rng = game_rng(seed, index);
     for _ in 0..MAX_OPENING_TRIES {
-        let Some(opening) = openings.draw(&mut rng, settings.random_plies) else {
+        let Some(opening) = draw(openings, &mut rng, settings.random_plies) else {
             continue;
         };
         searcher.clear();
@@ -235,13 +253,13 @@ pub fn keeps(board: &Board, best: Move, score: i32, ply: usize) -> bool {
 pub const GENFENS_NODES: u64 = 5_000;
 
 /// OpenBench's genfens: `count` openings for other engines' games, drawn as datagen
-/// draws them (a book position or the start position, then random plies) and kept only
+/// draws them (a book entry or the start position, then random plies) and kept only
 /// if the game is not over and a short search scores them within
 /// ±[`OPENING_MAX_SCORE`]. The same seed gives the same openings. Each is handed to `emit`
 /// as it is found, so that any count can be asked for and the first arrive at once.
 pub fn genfens(
     searcher: &mut Searcher,
-    openings: &Openings,
+    book: &dyn Book,
     random_plies: usize,
     seed: u64,
     count: u64,
@@ -255,7 +273,7 @@ pub fn genfens(
     for index in 0..count {
         let mut rng = game_rng(seed, index);
         let playable = (0..MAX_OPENING_TRIES).find_map(|_| {
-            let board = openings.draw(&mut rng, random_plies)?;
+            let board = draw(book, &mut rng, random_plies)?;
             if drawn_by_rule(&board).is_some() {
                 return None;
             }

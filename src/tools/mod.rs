@@ -1,7 +1,8 @@
 //! The command-line face of the binary: each subcommand of `cutoff` (datagen, data,
 //! train, texel, epd, lab, genfens) in a module of its own, with the helpers they share
-//! (network flags, files written under a temporary name).
+//! (network flags, files written under a temporary name, opening books read lazily).
 
+pub mod book;
 pub mod data;
 pub mod datagen;
 pub mod epd;

@@ -13,7 +13,7 @@ use cutoff_engine::datagen::{self, Game as DatagenGame};
 use cutoff_engine::games::{GameRecord, Ply, ply_score};
 use cutoff_engine::score::{MATE, is_decisive, is_mate, mate_moves};
 use shakmaty::san::SanPlus;
-use shakmaty::{Color, Position};
+use shakmaty::{Color, Move, Position};
 
 /// One game as read: its tags and its moves, each with the first comment after it.
 #[derive(Debug, Default)]
@@ -187,12 +187,43 @@ pub fn game_record(game: &Game) -> Result<GameRecord, String> {
         .tag("Result")
         .and_then(Outcome::parse)
         .ok_or("no decided result (Result tag missing or '*')")?;
-    let chess960 = game.tag("Variant").is_some_and(is_chess960);
-    let fen = game.tag("FEN").unwrap_or(STARTPOS);
-    let mut board = Board::from_fen(fen, chess960).map_err(|e| format!("FEN tag: {e}"))?;
-    let start = board.pos().clone();
     let mut plies = Vec::with_capacity(game.moves.len());
     let mut searches = 0;
+    let mut start = None;
+    let end = replay(game, false, &mut |board, m, comment| {
+        if start.is_none() {
+            start = Some(board.pos().clone());
+        }
+        let score = comment.and_then(comment_score);
+        let kept = matches!(score, Some(CommentScore::Centipawns(cp))
+            if datagen::keeps(board, m, cp, searches));
+        searches += usize::from(score.is_some());
+        plies.push(Ply {
+            mv: m,
+            score: score.map(|s| ply_score(s.value())),
+            kept,
+        });
+    })?;
+    Ok(GameRecord {
+        // A game without moves starts where it ends.
+        start: start.unwrap_or_else(|| end.pos().clone()),
+        outcome,
+        plies,
+    })
+}
+
+/// Plays a game's moves from its start (the FEN tag, or the start position), showing
+/// `visit` each position before its move with the move and its comment, and returns the
+/// position after the last move. Castling follows Chess960 rules when the Variant tag
+/// says so or the caller does (a book named for Chess960).
+pub fn replay(
+    game: &Game,
+    chess960: bool,
+    visit: &mut dyn FnMut(&Board, Move, Option<&str>),
+) -> Result<Board, String> {
+    let chess960 = chess960 || game.tag("Variant").is_some_and(is_chess960);
+    let fen = game.tag("FEN").unwrap_or(STARTPOS);
+    let mut board = Board::from_fen(fen, chess960).map_err(|e| format!("FEN tag: {e}"))?;
     for (number, (text, comment)) in game.moves.iter().enumerate() {
         let san: SanPlus = text
             .trim_end_matches(['!', '?'])
@@ -202,23 +233,11 @@ pub fn game_record(game: &Game) -> Result<GameRecord, String> {
             .san
             .to_move(board.pos())
             .map_err(|e| format!("move {}: '{text}': {e}", number + 1))?;
-        let score = comment.as_deref().and_then(comment_score);
-        let kept = matches!(score, Some(CommentScore::Centipawns(cp))
-            if datagen::keeps(&board, m, cp, searches));
-        searches += usize::from(score.is_some());
-        plies.push(Ply {
-            mv: m,
-            score: score.map(|s| ply_score(s.value())),
-            kept,
-        });
+        visit(&board, m, comment.as_deref());
         board.make(m);
         board.commit();
     }
-    Ok(GameRecord {
-        start,
-        outcome,
-        plies,
-    })
+    Ok(board)
 }
 
 /// A datagen game as fastchess writes a game (`{+0.31/12, …}` after each move), so that
