@@ -53,10 +53,10 @@ x86-64-v2 x86-64-v3 x86-64-v4:
 	cp target/$@/release/cutoff$(SUFFIX) "$(OUT)"
 	$(check-network)
 
-# With EVALFILE, the engine's own reader checks the embedded network once (an engine that
-# cannot read it stops at start-up, so `eval` fails).
+# With EVALFILE, the engine's own reader checks the embedded network once: a UCI session
+# reads it at start-up, and one that cannot stops there, with an error status.
 define check-network
-$(if $(EVALFILE),"$(abspath $(OUT))" eval quit > /dev/null || (echo "EVALFILE=$(EVALFILE): the engine cannot read this network" && rm -f "$(OUT)" && false))
+$(if $(EVALFILE),printf 'eval\nquit\n' | "$(abspath $(OUT))" > /dev/null || (echo "EVALFILE=$(EVALFILE): the engine cannot read this network" && rm -f "$(OUT)" && false))
 endef
 
 clean:
