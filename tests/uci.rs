@@ -506,7 +506,7 @@ fn setoption_rejects_bad_values_with_one_error_each() {
     e.expect_silent("MultiPV 3");
     for cmd in [
         "setoption name Hash value 0",
-        "setoption name Hash value 65537",
+        "setoption name Hash value 33554433",
         "setoption name Hash value -5",
         "setoption name Hash value lots",
         "setoption name Hash value 1.5",
@@ -514,7 +514,7 @@ fn setoption_rejects_bad_values_with_one_error_each() {
         "setoption name Hash value",
         "setoption name Hash",
         "setoption name Threads value 0",
-        "setoption name Threads value 257",
+        "setoption name Threads value 1025",
         "setoption name MultiPV value 0",
         "setoption name MultiPV value 257",
         "setoption name Move Overhead value -1",
