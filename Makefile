@@ -36,7 +36,7 @@ ifeq ($(SPSA),1)
 endif
 BUILD = $(CARGO) build --release $(FEATURES)
 
-.PHONY: all native portable x86-64-v2 x86-64-v3 x86-64-v4 clean
+.PHONY: all native portable x86-64-v2 x86-64-v3 x86-64-v4 release clean
 
 all native:
 	$(BUILD)
@@ -58,6 +58,31 @@ x86-64-v2 x86-64-v3 x86-64-v4:
 define check-network
 $(if $(EVALFILE),printf 'eval\nquit\n' | "$(abspath $(OUT))" > /dev/null || (echo "EVALFILE=$(EVALFILE): the engine cannot read this network" && rm -f "$(OUT)" && false))
 endef
+
+# `make release`: a release's four x86-64 binaries in release/, named for the version and
+# the CPU level, with a SHA256SUMS list. On Linux they link the C library statically
+# (crt-static), so they run on any distribution; the explicit --target keeps that flag off
+# the build scripts and procedural macros, which must stay dynamic. Each binary must print
+# the same bench node count (the levels change the instructions, never the search); one
+# the building CPU cannot run is reported and not compared.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+RELEASE_LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
+ifeq ($(shell uname -s),Linux)
+    RELEASE_TARGET := $(shell uname -m)-unknown-linux-gnu
+    STATIC := -C target-feature=+crt-static
+    TRIPLE := --target $(RELEASE_TARGET)
+    TRIPLE_DIR := $(RELEASE_TARGET)/
+endif
+
+release:
+	mkdir -p release
+	for level in $(RELEASE_LEVELS); do \
+	    RUSTFLAGS="-C target-cpu=$$level $(STATIC)" $(CARGO) build --release $(TRIPLE) \
+	        --target-dir target/release-$$level || exit 1; \
+	    cp target/release-$$level/$(TRIPLE_DIR)release/cutoff$(SUFFIX) \
+	        release/cutoff-$(VERSION)-$$level$(SUFFIX) || exit 1; \
+	done
+	scripts/check_release.sh release $(VERSION)
 
 clean:
 	$(CARGO) clean

@@ -113,7 +113,7 @@ enum Tool {
         args: lab::LabArgs,
     },
     /// Self-play training data: games of Cutoff against itself at a fixed node budget,
-    /// one 32-byte record per quiet position, appended to --output.
+    /// appended to --output as 32-byte records of the quiet positions or as whole games.
     Datagen {
         #[command(flatten)]
         args: datagen::DatagenArgs,
@@ -122,8 +122,8 @@ enum Tool {
     /// value, min, max, c_end, r_end` (a build with `--features spsa` takes them as
     /// UCI options).
     SpsaParams,
-    /// Training data tools: stats, from-text, to-text, from-pgn, merge, dedup, shuffle,
-    /// split.
+    /// Training data tools: stats, convert, from-text, to-text, from-pgn, merge, dedup,
+    /// shuffle, split, verify, manifest-entry.
     Data {
         #[command(subcommand)]
         tool: data::DataTool,
