@@ -274,6 +274,21 @@ fn cutoff_commands(quote: &str) -> Vec<Vec<&str>> {
     commands
 }
 
+/// The words of a command outside double-quoted values: a flag inside `--command "cutoff
+/// datagen --output …"` belongs to the quoted command, not to this one.
+fn unquoted<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    let mut inside = false;
+    let mut outside = Vec::new();
+    for &word in words {
+        let quotes = word.matches('"').count();
+        if !inside && quotes == 0 {
+            outside.push(word);
+        }
+        inside ^= quotes % 2 == 1;
+    }
+    outside
+}
+
 /// `--flag` as a command writes it in a usage line: `[--hce`, `--games=N`, `--depths`.
 fn flag_name(word: &str) -> Option<&str> {
     let word = word.trim_start_matches(['[', '(']);
@@ -316,7 +331,7 @@ fn every_quoted_flag_is_one_cutoff_takes() {
                 }
                 let listed = help(&path).unwrap_or_else(|| panic!("cutoff {path:?} --help failed"));
                 let page_name = shown(&page);
-                for flag in words.iter().filter_map(|w| flag_name(w)) {
+                for flag in unquoted(&words).into_iter().filter_map(flag_name) {
                     checked += 1;
                     let historical = HISTORICAL_FLAGS.contains(&(page_name.as_str(), flag));
                     if !historical && !lists_flag(&listed, flag) {
@@ -362,6 +377,13 @@ fn the_parsers_read_commands_and_paths_as_a_reader_would() {
             .filter_map(|w| flag_name(w))
             .collect::<Vec<_>>(),
         ["--hce", "--eval-file"]
+    );
+    let entry = cutoff_commands(
+        r#"cutoff data manifest-entry f --command "cutoff datagen --seed 1" --note x"#,
+    );
+    assert_eq!(
+        unquoted(&entry[0]),
+        ["data", "manifest-entry", "f", "--command", "--note", "x"]
     );
     assert_eq!(
         path_words("see `engine/src/tt.rs`, <path>.rs and NAME.rs"),
