@@ -4,12 +4,14 @@
 //! binary), MultiPV, legal moves out of a tiny transposition table shared by several
 //! threads, and the weakened engine's choices.
 
+mod common;
 mod suites;
 
 use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::timing_lock;
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::eval::evaluate;
@@ -26,15 +28,6 @@ use shakmaty::{Move, Position};
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// Tests that measure wall-clock time, and those that start several search threads, take
-/// this lock so that timings are not distorted by a parallel multi-threaded test (the
-/// test harness runs tests concurrently).
-static HEAVY: Mutex<()> = Mutex::new(());
-
-fn heavy() -> std::sync::MutexGuard<'static, ()> {
-    HEAVY.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -470,7 +463,7 @@ fn node_limit_with_helpers() {
     // at their next check: about 2×1024 over when nothing else runs, but the gap between
     // the main thread stopping and telling the helpers is scheduling-dependent (56 920 for
     // 50 000 was seen once on this loaded 2-core machine). So only a loose bound here.
-    let _guard = heavy();
+    let _lock = timing_lock();
     let b = board(MIDDLEGAME);
     for threads in [2, 3] {
         let n = 50_000;
@@ -541,7 +534,7 @@ fn depth_limit() {
 fn mate_limit_stops_when_the_mate_is_found() {
     // Found as mate 2 from depth 8. Without `mate`, a mate is confirmed by iterating on to
     // depth 2·(4 + 3) = 14 before stopping, so stopping below that proves `go mate` did it.
-    let _guard = heavy();
+    let _lock = timing_lock();
     let b = board(MATE_IN_2[2]);
     let limits = Limits {
         mate: Some(2),
@@ -616,7 +609,7 @@ fn searchmoves_restricts_the_root() {
 
 #[test]
 fn movetime_limit() {
-    let _guard = heavy();
+    let _lock = timing_lock();
     let b = board(MIDDLEGAME);
     let limits = Limits {
         movetime: Some(Duration::from_millis(200)),
@@ -632,7 +625,7 @@ fn movetime_limit() {
 
 #[test]
 fn clock_limit() {
-    let _guard = heavy();
+    let _lock = timing_lock();
     let b = board(MIDDLEGAME);
     for threads in [1, 2] {
         let limits = Limits {
@@ -668,7 +661,7 @@ fn search_on_clock(b: &Board, clock: Duration) -> Duration {
 
 #[test]
 fn tiny_clock_stays_inside_the_hard_limit() {
-    let _guard = heavy();
+    let _lock = timing_lock();
     // 100 ms on the clock, 10 ms move overhead: the hard limit is 60 % of the 90 ms
     // left, 54 ms. Whatever the best-move stability and node share make of the soft
     // limit, the search must end by then (with slack for the scheduler).
@@ -684,7 +677,7 @@ fn tiny_clock_stays_inside_the_hard_limit() {
 
 #[test]
 fn a_single_legal_move_is_played_at_once() {
-    let _guard = heavy();
+    let _lock = timing_lock();
     // Black's king on h8, checked by the rook on h1, has only Kg8 (the king on g6 covers
     // g7 and h7); with a minute on the clock the move must not take seconds.
     let b = board(SINGLE_REPLY);
@@ -826,7 +819,7 @@ fn multipv_reports_distinct_ordered_lines() {
 
 #[test]
 fn tiny_shared_table_gives_legal_moves() {
-    let _guard = heavy();
+    let _lock = timing_lock();
     let path = suites::public("tactical/ECM-300.epd");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

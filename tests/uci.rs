@@ -2,7 +2,8 @@
 //!
 //! Replies the protocol fixes are asserted exactly; searches are checked for the shape of
 //! their `info` lines, one legal `bestmove`, and legal principal variations. Tests that
-//! measure latencies hold `common::timing_lock()` so that they do not run at once.
+//! measure latencies, or search on several threads, hold `common::timing_lock()` so that
+//! they do not run at once.
 
 mod common;
 /// The parser's word lists and `bench`'s arguments, from the parser's own file.

@@ -42,8 +42,11 @@ pub const LONG: Duration = Duration::from_secs(20);
 /// How many lines sent and received are kept for failure messages.
 const TRANSCRIPT: usize = 40;
 
-/// Serialises the tests that measure time, so that they do not compete for the CPU with
-/// each other. Poisoning (a failed test) does not stop the others.
+/// The one serial group of a test binary: every test with a wall-clock bound takes it, and
+/// so does every test that runs several search threads, so that no bound is measured while
+/// another test of the binary loads both cores of a 2-core machine (the harness runs a
+/// binary's tests on parallel threads; Cargo runs the binaries one at a time). Poisoning
+/// (a failed test) does not stop the others.
 pub fn timing_lock() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
