@@ -966,8 +966,10 @@ fn lower_levels_search_fewer_nodes() {
 /// at 20 with the verifying node alone. A search's depth for one position is too chaotic
 /// to judge the span by, so the span has its own test
 /// (`null_moves_stay_off_for_most_of_a_verification`, in `alphabeta.rs`); this one keeps
-/// the zugzwang found, at depth 28 (15.3 M nodes).
+/// the zugzwang found, at depth 28 (15.3 M nodes: too long for the default run, so
+/// `.ci/run` runs it alone).
 #[test]
+#[ignore = "a 15 M-node search: .ci/run runs it alone, with --ignored"]
 fn null_move_verification_sees_the_zugzwang() {
     let fen = "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1";
     let b = board(fen);

@@ -777,8 +777,10 @@ fn a_search_thread_that_cannot_start_costs_no_setting() {
 }
 
 /// Setting a large table answers `readyok` within seconds (its pages are taken then), and
-/// clearing it within a second, every time.
+/// clearing it within a second, every time. A gigabyte beside other tests' engines on a
+/// small machine is more than the default run should take: `.ci/run` runs it alone.
 #[test]
+#[ignore = "takes 1 GB: .ci/run runs it alone, with --ignored"]
 fn large_hash_is_ready_promptly_every_time() {
     let _lock = timing_lock();
     let mut e = Engine::spawn();
