@@ -724,24 +724,4 @@ mod tests {
                 + (8 + 2 + 1 + 8)
         );
     }
-
-    #[test]
-    fn eval_speed() {
-        let positions = sample_positions();
-        let rounds = 50;
-        let start = std::time::Instant::now();
-        let mut sum = 0i64;
-        for _ in 0..rounds {
-            for pos in &positions {
-                sum += i64::from(evaluate(std::hint::black_box(pos)));
-            }
-        }
-        let elapsed = start.elapsed();
-        let calls = (rounds * positions.len()) as f64;
-        println!(
-            "evaluate: {} calls, {:.1} ns/call (checksum {sum})",
-            calls,
-            elapsed.as_nanos() as f64 / calls
-        );
-    }
 }
