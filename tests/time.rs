@@ -2,18 +2,22 @@
 //! share of the clock, under `movestogo 1` and over a whole 40/4 period, and the clock
 //! never runs out.
 //!
-//! A move's share is the engine's hard limit as `engine/src/time.rs` documents it: with
-//! `mtg` moves to the control and `left` the clock less the Move Overhead for each of
-//! them, at most HARD_SOFT_RATIO (3) even shares `left / mtg` and at most HARD_MAX_SHARE
-//! (60 %) of `left`. The time a move takes is measured here, from `go` sent to
-//! `bestmove` read, so it includes the latency of the pipes and of a loaded machine,
-//! which the Move Overhead stands for: the tests set it to 30 ms, what a test machine
-//! shared with other jobs may lose (the engine's default, 10 ms, is for a quiet one).
+//! A move's share is the engine's hard limit as `engine/src/time.rs` computes it from the
+//! `TIME_*` tunables of `cutoff_engine::params`, read here so that a tune that moves them
+//! moves the bound too: with `mtg` moves to the control and `left` the clock less the Move
+//! Overhead for each of them, the soft limit is the even share `left / mtg`, at most
+//! `TIME_SOFT_MAX_PERCENT` of `left`, and the hard limit `TIME_HARD_SOFT_PERCENT` of the
+//! soft one, at most `TIME_HARD_MAX_PERCENT` of `left`. The time a move takes is measured
+//! here, from `go` sent to `bestmove` read, so it includes the latency of the pipes and of
+//! a loaded machine, which the Move Overhead stands for: the tests set it to 30 ms, what a
+//! test machine shared with other jobs may lose (the engine's default, 10 ms, is for a
+//! quiet one).
 
 mod common;
 
 use common::{Engine, LONG, timing_lock};
 use cutoff_engine::board::Board;
+use cutoff_engine::params::{TIME_HARD_MAX_PERCENT, TIME_HARD_SOFT_PERCENT, TIME_SOFT_MAX_PERCENT};
 
 /// The Move Overhead the tests set.
 const OVERHEAD_MS: f64 = 30.0;
@@ -30,10 +34,19 @@ fn engine() -> Engine {
     e
 }
 
-/// The most a move may take with `clock_ms` on the clock and `mtg` moves to the control.
+/// A `TIME_*_PERCENT` tunable as a fraction.
+fn fraction(percent: i32) -> f64 {
+    f64::from(percent) / 100.0
+}
+
+/// The most a move may take with `clock_ms` on the clock, `mtg` moves to the control and
+/// no increment: the engine's hard limit.
 fn share_ms(clock_ms: f64, mtg: u32) -> f64 {
     let left = (clock_ms - OVERHEAD_MS * f64::from(mtg)).max(1.0);
-    (3.0 * left / f64::from(mtg)).min(0.6 * left)
+    let soft = (left / f64::from(mtg)).min(left * fraction(TIME_SOFT_MAX_PERCENT()));
+    (soft * fraction(TIME_HARD_SOFT_PERCENT()))
+        .min(left * fraction(TIME_HARD_MAX_PERCENT()))
+        .max(soft)
 }
 
 /// Sends `go` and returns the best move and the milliseconds until it came.
@@ -49,8 +62,8 @@ fn timed_go(e: &mut Engine, go: &str) -> (String, f64) {
     (best, at.duration_since(sent).as_secs_f64() * 1000.0)
 }
 
-/// The last move before the control, with 400 ms left, spends at most 60 % of the clock
-/// less the overhead (it spent up to 85 % before).
+/// The last move before the control, with 400 ms left, spends at most
+/// `TIME_HARD_MAX_PERCENT` of the clock less the overhead (it spent up to 85 % before).
 #[test]
 fn movestogo_one_leaves_a_reserve() {
     let _lock = timing_lock();
