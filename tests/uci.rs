@@ -1632,11 +1632,14 @@ fn go_perft_and_bench_leave_the_protocol_thread_free() {
     assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
     e.expect_silent("after perft 2");
     e.quit();
-    // `quit` in the middle of either ends the engine at once.
+    // `quit` in the middle of either ends the engine at once. In the middle: a bench sets
+    // up its table before it searches and looks at the stop flag, which took up to 400 ms
+    // on a loaded 2-core machine, so the job runs a while first, as in `quit_mid_search`.
     for job in ["go perft 7", "bench 40"] {
         let mut e = Engine::spawn();
         e.send(job);
         e.sync();
+        std::thread::sleep(Duration::from_millis(300));
         e.send("quit");
         let sent = e.last_sent();
         let status = e.wait_exit(LONG);
