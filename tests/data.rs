@@ -6,27 +6,12 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use common::BINARY;
+use common::{cutoff, ok};
 use cutoff_engine::data::{Outcome, PackedPosition};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
-
-fn cutoff(args: &[&str]) -> Output {
-    Command::new(BINARY).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = cutoff(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()

@@ -8,22 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{BINARY, read_records, scratch};
+use common::{BINARY, cutoff, ok, read_records, scratch};
 use cutoff_engine::games::{GameReader, HEADER_BYTES, RawChunk};
-
-fn cutoff(args: &[&str]) -> Output {
-    Command::new(BINARY).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = cutoff(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Runs a command that must fail; returns its stderr.
 fn fails(args: &[&str]) -> String {

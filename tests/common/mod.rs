@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
@@ -18,6 +18,22 @@ use std::time::{Duration, Instant};
 
 /// The engine binary Cargo built for these tests.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_cutoff");
+
+/// Runs `cutoff` with `args` to the end.
+pub fn cutoff(args: &[&str]) -> Output {
+    Command::new(BINARY).args(args).output().unwrap()
+}
+
+/// Runs a command that must succeed; returns its stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = cutoff(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
 
 /// A scratch folder for one test of `suite`, emptied first.
 pub fn scratch(suite: &str, name: &str) -> PathBuf {
