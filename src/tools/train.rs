@@ -44,6 +44,10 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Output buckets (1 to 8), chosen by the number of pieces on the board; 1 is the
+    /// architecture of the default network.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Epochs in all (default 30; when resuming, the checkpoint's).
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -93,6 +97,7 @@ impl TrainArgs {
     fn settings(&self) -> Settings {
         Settings {
             hidden: self.hidden,
+            buckets: self.buckets,
             batch_size: self.batch_size,
             epoch_batches: self.epoch_batches,
             epochs: self.epochs.unwrap_or(DEFAULT_EPOCHS),
@@ -154,9 +159,10 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let s = trainer.settings().clone();
     println!(
-        "hidden {}, batch {}, {} batches an epoch, {} epochs, lr {} {}, wdl {}, \
-         eval scale {}, seed {}, {} threads",
+        "hidden {}, {} output bucket(s), batch {}, {} batches an epoch, {} epochs, lr {} {}, \
+         wdl {}, eval scale {}, seed {}, {} threads",
         s.hidden,
+        s.buckets,
         s.batch_size,
         s.epoch_batches,
         s.epochs,

@@ -2,7 +2,8 @@
 //! file, so that `--resume` goes on exactly where the run stopped, and the atomic write
 //! that every output of the trainer goes through.
 //!
-//! Layout (little endian): magic `CUTOFFCK`, version u32, the settings, the number of
+//! Layout (little endian): magic `CUTOFFCK`, version u32, the settings (version 2 adds
+//! the output buckets after the hidden size; version 1 had one), the number of
 //! training positions, the loss history, AdamW's step count, then weights, first and
 //! second moments as f32, and last an FNV-1a 64 checksum of everything before it.
 
@@ -14,7 +15,8 @@ use crate::optim::{AdamW, Schedule};
 use crate::settings::{EpochLoss, Settings};
 
 const MAGIC: [u8; 8] = *b"CUTOFFCK";
-const VERSION: u32 = 1;
+/// The version written; version 1 (one output bucket) is read too.
+const VERSION: u32 = 2;
 const SCHEDULE_STEP: u8 = 0;
 const SCHEDULE_COSINE: u8 = 1;
 
@@ -122,6 +124,7 @@ impl Checkpoint {
         w.0.extend_from_slice(&MAGIC);
         w.u32(VERSION);
         w.u32(s.hidden as u32);
+        w.u32(s.buckets as u32);
         w.u64(s.batch_size);
         w.u64(s.epoch_batches);
         w.u32(s.epochs);
@@ -166,14 +169,21 @@ impl Checkpoint {
             return fail("not a Cutoff training checkpoint (no CUTOFFCK magic)".into());
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version == 0 || version > VERSION {
             return fail(format!(
-                "version {version}; this build reads version {VERSION}"
+                "version {version}; this build reads versions 1 to {VERSION}"
             ));
         }
         let hidden = r.u32()? as usize;
         if hidden == 0 || hidden > cutoff_engine::nnue::network::MAX_HIDDEN {
             return fail(format!("hidden size {hidden}"));
+        }
+        let buckets = match version {
+            1 => 1,
+            _ => r.u32()? as usize,
+        };
+        if buckets == 0 || buckets > cutoff_engine::nnue::MAX_BUCKETS {
+            return fail(format!("{buckets} output buckets"));
         }
         let batch_size = r.u64()?;
         let epoch_batches = r.u64()?;
@@ -186,6 +196,7 @@ impl Checkpoint {
         };
         let settings = Settings {
             hidden,
+            buckets,
             batch_size,
             epoch_batches,
             epochs,
@@ -214,7 +225,7 @@ impl Checkpoint {
             })
             .collect::<Result<Vec<_>, TrainError>>()?;
         let steps = r.u64()?;
-        let len = Layout { hidden }.size();
+        let len = Layout { hidden, buckets }.size();
         let expected = r.at + 3 * 4 * len + 8;
         if bytes.len() != expected {
             return fail(format!(
@@ -232,7 +243,11 @@ impl Checkpoint {
         Ok(Checkpoint {
             settings,
             data_positions,
-            params: Params { hidden, weights },
+            params: Params {
+                hidden,
+                buckets,
+                weights,
+            },
             adam: AdamW { m, v, steps },
             history,
         })
@@ -251,5 +266,64 @@ impl Checkpoint {
             TrainError::Checkpoint(m) => TrainError::Checkpoint(format!("{}: {m}", path.display())),
             other => other,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint(buckets: usize) -> Checkpoint {
+        let params = Params::init(4, buckets, 9);
+        Checkpoint {
+            settings: Settings {
+                hidden: 4,
+                buckets,
+                batch_size: 16,
+                epoch_batches: 2,
+                epochs: 3,
+                learning_rate: 0.01,
+                schedule: Schedule::Cosine { final_rate: 0.001 },
+                weight_decay: 0.0,
+                wdl: 0.0,
+                eval_scale: 400.0,
+                seed: 9,
+                shuffle_buffer: 64,
+            },
+            data_positions: 100,
+            adam: AdamW::new(params.weights.len()),
+            params,
+            history: vec![EpochLoss {
+                train: 0.5,
+                validation: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn round_trip_with_buckets() {
+        let eight = checkpoint(8);
+        assert_eq!(Checkpoint::from_bytes(&eight.to_bytes()).unwrap(), eight);
+    }
+
+    /// A checkpoint written before output buckets (version 1: no bucket count after the
+    /// hidden size) resumes as a one-bucket run.
+    #[test]
+    fn version_1_reads_as_one_bucket() {
+        let one = checkpoint(1);
+        let bytes = one.to_bytes();
+        let mut old = bytes[..8].to_vec();
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&bytes[12..16]);
+        old.extend_from_slice(&bytes[20..bytes.len() - 8]);
+        let checksum = fnv1a(&old);
+        old.extend_from_slice(&checksum.to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&old).unwrap(), one);
+        let mut newer = bytes.clone();
+        newer[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            Checkpoint::from_bytes(&newer),
+            Err(TrainError::Checkpoint(m)) if m == "version 3; this build reads versions 1 to 2"
+        ));
     }
 }

@@ -1,10 +1,12 @@
 //! The float network the trainer fits: 768 inputs -> `hidden` per perspective (shared
-//! weights) -> 2 x `hidden` concatenated -> 1, SCReLU (the network file's version 1).
+//! weights) -> 2 x `hidden` concatenated -> 1 of `buckets` outputs, the one the
+//! position's piece count selects, SCReLU (the network file's format).
 //!
 //! The first layer is never multiplied as a matrix: a position has at most 32 active
 //! features a side, so the forward pass adds their rows of the feature weights and the
 //! backward pass adds the accumulator's gradient back into the same rows only.
 
+use cutoff_engine::nnue::output_bucket;
 use cutoff_engine::rng::Rng;
 
 use crate::sample::Sample;
@@ -26,12 +28,14 @@ pub fn screlu(x: f32) -> f32 {
 
 /// All of the network's float weights in one vector, so that the optimiser, the gradient
 /// and the checkpoint treat them alike: feature weights `[INPUTS][hidden]` (feature-major,
-/// as in the file), feature bias `[hidden]`, output weights `[2 * hidden]` (side to move's
-/// half first), output bias.
+/// as in the file), feature bias `[hidden]`, output weights `[buckets][2 * hidden]` (in
+/// each bucket the side to move's half first), output biases `[buckets]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
     /// Every weight, laid out as [`Layout`] says.
     pub weights: Vec<f32>,
 }
@@ -41,6 +45,8 @@ pub struct Params {
 pub struct Layout {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
 }
 
 impl Layout {
@@ -54,14 +60,22 @@ impl Layout {
         self.ft_bias() + self.hidden
     }
 
-    /// Where the output bias is.
+    /// Where the output biases start (they end the weights).
     pub fn out_bias(self) -> usize {
-        self.out_weights() + 2 * self.hidden
+        self.out_weights() + self.buckets * 2 * self.hidden
     }
 
     /// Weights in all.
     pub fn size(self) -> usize {
-        self.out_bias() + 1
+        self.out_bias() + self.buckets
+    }
+
+    /// Where output bucket `bucket`'s `2 * hidden` weights start, and where its bias is.
+    fn bucket(self, bucket: usize) -> (usize, usize) {
+        (
+            self.out_weights() + bucket * 2 * self.hidden,
+            self.out_bias() + bucket,
+        )
     }
 }
 
@@ -91,8 +105,8 @@ fn add_row(acc: &mut [f32], row: &[f32]) {
 impl Params {
     /// Random weights from `seed`: uniform within ±1/√fan-in per layer, so that the
     /// accumulators of a typical position start inside SCReLU's bend. Biases start at 0.
-    pub fn init(hidden: usize, seed: u64) -> Params {
-        let layout = Layout { hidden };
+    pub fn init(hidden: usize, buckets: usize, seed: u64) -> Params {
+        let layout = Layout { hidden, buckets };
         let mut rng = Rng::new(seed);
         let mut uniform = |bound: f32| {
             // 24 random bits give a float in [0, 1) exactly.
@@ -108,14 +122,25 @@ impl Params {
         for w in &mut weights[layout.out_weights()..layout.out_bias()] {
             *w = uniform(out_bound);
         }
-        Params { hidden, weights }
+        Params {
+            hidden,
+            buckets,
+            weights,
+        }
     }
 
     /// Where each block of the weights starts.
     pub fn layout(&self) -> Layout {
         Layout {
             hidden: self.hidden,
+            buckets: self.buckets,
         }
+    }
+
+    /// Where `sample`'s output bucket's weights start, and where its bias is.
+    fn bucket_of(&self, sample: &Sample) -> (usize, usize) {
+        self.layout()
+            .bucket(output_bucket(sample.pieces(), self.buckets))
     }
 
     fn row(&self, feature: u16) -> &[f32] {
@@ -129,8 +154,9 @@ impl Params {
         let layout = self.layout();
         let h = self.hidden;
         let ft_bias = &self.weights[layout.ft_bias()..layout.out_weights()];
-        let out = &self.weights[layout.out_weights()..layout.out_bias()];
-        let mut y = self.weights[layout.out_bias()];
+        let (out, bias) = self.bucket_of(sample);
+        let out = &self.weights[out..out + 2 * h];
+        let mut y = self.weights[bias];
         for (side, acc) in scratch.acc.iter_mut().enumerate() {
             acc.copy_from_slice(ft_bias);
             for &feature in sample.features(side) {
@@ -151,11 +177,12 @@ impl Params {
     pub fn backward(&self, sample: &Sample, scratch: &mut Scratch, dy: f32, grad: &mut [f32]) {
         let layout = self.layout();
         let h = self.hidden;
-        let out = &self.weights[layout.out_weights()..layout.out_bias()];
+        let (out_at, bias_at) = self.bucket_of(sample);
+        let out = &self.weights[out_at..out_at + 2 * h];
+        grad[bias_at] += dy;
         let (ft_grad, rest) = grad.split_at_mut(layout.ft_bias());
         let (bias_grad, rest) = rest.split_at_mut(h);
-        let (out_grad, out_bias_grad) = rest.split_at_mut(2 * h);
-        out_bias_grad[0] += dy;
+        let out_grad = &mut rest[out_at - layout.out_weights()..][..2 * h];
         for (side, acc) in scratch.acc.iter().enumerate() {
             let half = &out[side * h..(side + 1) * h];
             let half_grad = &mut out_grad[side * h..(side + 1) * h];
@@ -192,7 +219,8 @@ mod tests {
     use super::*;
 
     /// The backward pass agrees with central differences of the forward pass, on every
-    /// kind of weight (an active feature's row, the biases, both output halves).
+    /// kind of weight (an active feature's row, the biases, both output halves of every
+    /// bucket: the position's own and, untouched, the others).
     #[test]
     fn gradient_matches_finite_differences() {
         const HIDDEN: usize = 4;
@@ -208,35 +236,37 @@ mod tests {
             pos.play_unchecked(m);
         }
         let sample = Sample::new(&PackedPosition::pack(&pos, 0, Outcome::Draw));
-        let mut params = Params::init(HIDDEN, 3);
-        // Biases that put some neurons inside SCReLU's bend and some outside.
-        let layout = params.layout();
-        for (i, b) in params.weights[layout.ft_bias()..layout.out_weights()]
-            .iter_mut()
-            .enumerate()
-        {
-            *b = [0.3, 0.6, -0.5, 0.45][i];
+        for buckets in [1, 4] {
+            let mut params = Params::init(HIDDEN, buckets, 3);
+            // Biases that put some neurons inside SCReLU's bend and some outside.
+            let layout = params.layout();
+            for (i, b) in params.weights[layout.ft_bias()..layout.out_weights()]
+                .iter_mut()
+                .enumerate()
+            {
+                *b = [0.3, 0.6, -0.5, 0.45][i];
+            }
+            let mut scratch = Scratch::new(HIDDEN);
+            params.forward(&sample, &mut scratch);
+            let mut grad = vec![0.0; layout.size()];
+            params.backward(&sample, &mut scratch, 1.0, &mut grad);
+            let feature = usize::from(sample.features(1)[3]);
+            let checked =
+                (feature * HIDDEN..(feature + 1) * HIDDEN).chain(layout.ft_bias()..layout.size());
+            for i in checked {
+                let at = |delta: f32| {
+                    let mut p = params.clone();
+                    p.weights[i] += delta;
+                    p.forward(&sample, &mut Scratch::new(HIDDEN))
+                };
+                let numeric = (at(STEP) - at(-STEP)) / (2.0 * STEP);
+                assert!(
+                    (numeric - grad[i]).abs() < TOLERANCE,
+                    "weight {i}: backward {} numeric {numeric}",
+                    grad[i]
+                );
+            }
+            assert!(grad.iter().any(|&g| g != 0.0));
         }
-        let mut scratch = Scratch::new(HIDDEN);
-        params.forward(&sample, &mut scratch);
-        let mut grad = vec![0.0; layout.size()];
-        params.backward(&sample, &mut scratch, 1.0, &mut grad);
-        let feature = usize::from(sample.features(1)[3]);
-        let checked =
-            (feature * HIDDEN..(feature + 1) * HIDDEN).chain(layout.ft_bias()..layout.size());
-        for i in checked {
-            let at = |delta: f32| {
-                let mut p = params.clone();
-                p.weights[i] += delta;
-                p.forward(&sample, &mut Scratch::new(HIDDEN))
-            };
-            let numeric = (at(STEP) - at(-STEP)) / (2.0 * STEP);
-            assert!(
-                (numeric - grad[i]).abs() < TOLERANCE,
-                "weight {i}: backward {} numeric {numeric}",
-                grad[i]
-            );
-        }
-        assert!(grad.iter().any(|&g| g != 0.0));
     }
 }

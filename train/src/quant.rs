@@ -4,6 +4,7 @@
 //! engine's, so that a test can hold the two to the same numbers.
 
 use cutoff_engine::nnue::network::{Network, NetworkError, QA, QB, SCALE};
+use cutoff_engine::nnue::output_bucket;
 
 use crate::model::Params;
 use crate::sample::Sample;
@@ -25,16 +26,22 @@ pub fn quantise(params: &Params) -> Result<Network, NetworkError> {
         scaled(0..layout.ft_bias(), QA),
         scaled(layout.ft_bias()..layout.out_weights(), QA),
         scaled(layout.out_weights()..layout.out_bias(), QB),
-        (w[layout.out_bias()] * (QA * QB) as f32).round() as i32,
+        w[layout.out_bias()..]
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect(),
     )
 }
 
 /// The evaluation of `sample` by `net` in centipawns, side to move's view, in integers as
 /// the specification says: accumulators summed from i16 columns (in i32), clamp to
-/// [0, QA] squared times the output weight summed in i64, divided by QA, the bias added,
-/// scaled to centipawns; every division truncates toward zero.
+/// [0, QA] squared times the output weight of the sample's bucket summed in i64, divided
+/// by QA, the bucket's bias added, scaled to centipawns; every division truncates toward
+/// zero.
 pub fn eval(net: &Network, sample: &Sample) -> i32 {
     let h = net.hidden();
+    let bucket = output_bucket(sample.pieces(), net.buckets());
+    let out_weights = &net.out_weights()[bucket * 2 * h..][..2 * h];
     let mut sum: i64 = 0;
     for side in 0..2 {
         let mut acc: Vec<i32> = net.ft_bias().iter().map(|&b| i32::from(b)).collect();
@@ -44,12 +51,12 @@ pub fn eval(net: &Network, sample: &Sample) -> i32 {
                 *a += i32::from(w);
             }
         }
-        let half = &net.out_weights()[side * h..(side + 1) * h];
+        let half = &out_weights[side * h..(side + 1) * h];
         for (&a, &w) in acc.iter().zip(half) {
             let c = i64::from(a.clamp(0, QA));
             sum += c * c * i64::from(w);
         }
     }
-    let v = sum / i64::from(QA) + i64::from(net.out_bias());
+    let v = sum / i64::from(QA) + i64::from(net.out_bias()[bucket]);
     (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }

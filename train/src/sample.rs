@@ -58,6 +58,11 @@ impl Sample {
         &self.features[side][..usize::from(self.len)]
     }
 
+    /// Pieces on the board, kings included (one active feature each).
+    pub fn pieces(&self) -> usize {
+        usize::from(self.len)
+    }
+
     /// The training target: `wdl` parts game result, the rest the search score through the
     /// same sigmoid as the prediction.
     pub fn target(&self, wdl: f32, eval_scale: f32) -> f32 {

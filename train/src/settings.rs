@@ -9,6 +9,8 @@ use crate::optim::Schedule;
 pub struct Settings {
     /// Neurons per perspective.
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces (`nnue::output_bucket`).
+    pub buckets: usize,
     /// Positions per batch.
     pub batch_size: u64,
     /// Batches per epoch (an epoch is a fixed number of positions, not a pass over data).

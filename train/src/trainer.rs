@@ -80,7 +80,7 @@ impl Trainer {
         threads: usize,
     ) -> Result<Trainer, TrainError> {
         check_settings(&settings)?;
-        let params = Params::init(settings.hidden, settings.seed);
+        let params = Params::init(settings.hidden, settings.buckets, settings.seed);
         let adam = AdamW::new(params.weights.len());
         Trainer::assemble(
             settings,
@@ -304,6 +304,9 @@ fn check_settings(s: &Settings) -> Result<(), TrainError> {
     let fail = |m: &str| Err(TrainError::Settings(m.to_string()));
     if s.hidden == 0 || s.hidden > cutoff_engine::nnue::network::MAX_HIDDEN {
         return fail("hidden size must be 1 to 4096");
+    }
+    if s.buckets == 0 || s.buckets > cutoff_engine::nnue::MAX_BUCKETS {
+        return fail("output buckets must be 1 to 8");
     }
     if s.batch_size == 0 || s.epoch_batches == 0 || s.shuffle_buffer == 0 {
         return fail("batch size, batches per epoch and shuffle buffer must be positive");

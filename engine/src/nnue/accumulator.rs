@@ -82,7 +82,9 @@ impl<const H: usize> Stack<H> {
     #[inline]
     pub(crate) fn evaluate(&mut self, board: &Board) -> i32 {
         let top = self.bring_up_to_date(board);
-        self.weights.output(&self.accumulators[top], board.turn())
+        let pieces = board.pos().board().occupied().count();
+        self.weights
+            .output(&self.accumulators[top], board.turn(), pieces)
     }
 
     /// See [`AccumulatorStack::incremental_and_fresh`].

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use shakmaty::{Board as Pieces, Chess, Color, Position};
 
 use super::accumulator::Stack;
-use super::network::{MAX_HIDDEN, QA, QB, SCALE, feature_index};
+use super::network::{MAX_HIDDEN, QA, QB, SCALE, feature_index, output_bucket};
 use crate::board::Board;
 
 /// One value per neuron, aligned to a cache line: every compiled width is a multiple of
@@ -57,9 +57,11 @@ pub(crate) struct Weights<const H: usize> {
     /// The first layer's column of each input feature.
     columns: Vec<Neurons<H>>,
     bias: Neurons<H>,
-    /// The output weights of the side to move's half, then of the other side's.
-    out: [Neurons<H>; 2],
-    out_bias: i32,
+    /// Per output bucket, the output weights of the side to move's half, then of the
+    /// other side's.
+    out: Vec<[Neurons<H>; 2]>,
+    /// Per output bucket.
+    out_bias: Vec<i32>,
     /// Whether every possible output sum fits i32 (see [`Weights::output`]).
     sums_fit_i32: bool,
 }
@@ -72,25 +74,37 @@ impl<const H: usize> Weights<H> {
         ft_weights: &[i16],
         ft_bias: &[i16],
         out_weights: &[i16],
-        out_bias: i32,
+        out_bias: &[i32],
     ) -> Self {
         let padded = |values: &[i16]| {
             let mut neurons = Neurons([0; H]);
             neurons.0[..hidden].copy_from_slice(values);
             neurons
         };
-        let (ours, theirs) = out_weights.split_at(hidden);
-        // The output sum is Σ clamp(acc)² × w over both halves, each term at most
-        // QA² × |w|; when their total fits i32, so does every partial sum, in any order.
-        let largest_sum: i64 = out_weights
-            .iter()
-            .map(|&w| i64::from(QA * QA) * i64::from(w.unsigned_abs()))
-            .sum();
+        let out = out_weights.chunks_exact(2 * hidden);
+        // A bucket's output sum is Σ clamp(acc)² × w over both halves, each term at most
+        // QA² × |w|; when every bucket's total fits i32, so does every partial sum, in
+        // any order.
+        let largest_sum = out
+            .clone()
+            .map(|bucket| {
+                bucket
+                    .iter()
+                    .map(|&w| i64::from(QA * QA) * i64::from(w.unsigned_abs()))
+                    .sum::<i64>()
+            })
+            .max()
+            .unwrap_or(0);
         Weights {
             columns: ft_weights.chunks_exact(hidden).map(padded).collect(),
             bias: padded(ft_bias),
-            out: [padded(ours), padded(theirs)],
-            out_bias,
+            out: out
+                .map(|bucket| {
+                    let (ours, theirs) = bucket.split_at(hidden);
+                    [padded(ours), padded(theirs)]
+                })
+                .collect(),
+            out_bias: out_bias.to_vec(),
             sums_fit_i32: largest_sum <= i64::from(i32::MAX),
         }
     }
@@ -117,19 +131,21 @@ impl<const H: usize> Weights<H> {
     }
 
     /// The evaluation in centipawns from `side_to_move`'s view, given the accumulator of
-    /// the position: SCReLU on both halves, the side to move's first, then the output
-    /// layer, exactly as the format specifies.
-    pub(crate) fn output(&self, acc: &Accumulator<H>, side_to_move: Color) -> i32 {
+    /// a position of `pieces` pieces: SCReLU on both halves, the side to move's first,
+    /// then the output layer of the position's bucket, exactly as the format specifies.
+    pub(crate) fn output(&self, acc: &Accumulator<H>, side_to_move: Color, pieces: usize) -> i32 {
+        let bucket = output_bucket(pieces, self.out.len());
+        let [our_weights, their_weights] = &self.out[bucket];
         let (ours, theirs) = (acc.side(side_to_move), acc.side(!side_to_move));
         let sum = if self.sums_fit_i32 {
             i64::from(
-                screlu_dot::<i32, H>(ours, &self.out[0])
-                    + screlu_dot::<i32, H>(theirs, &self.out[1]),
+                screlu_dot::<i32, H>(ours, our_weights)
+                    + screlu_dot::<i32, H>(theirs, their_weights),
             )
         } else {
-            screlu_dot::<i64, H>(ours, &self.out[0]) + screlu_dot::<i64, H>(theirs, &self.out[1])
+            screlu_dot::<i64, H>(ours, our_weights) + screlu_dot::<i64, H>(theirs, their_weights)
         };
-        let v = sum / i64::from(QA) + i64::from(self.out_bias);
+        let v = sum / i64::from(QA) + i64::from(self.out_bias[bucket]);
         // |v| < 2^37 (at most 2 × 4096 × 255² × 128 / 255 plus an i32), so `v * SCALE`
         // is exact in i64 and the quotient fits i32.
         (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
@@ -139,7 +155,7 @@ impl<const H: usize> Weights<H> {
     pub(crate) fn evaluate_full(&self, pos: &Chess) -> i32 {
         let mut acc = Accumulator::zeroed();
         self.refresh(pos.board(), &mut acc);
-        self.output(&acc, pos.turn())
+        self.output(&acc, pos.turn(), pos.board().occupied().count())
     }
 }
 
@@ -216,7 +232,7 @@ macro_rules! widths {
                 ft_weights: &[i16],
                 ft_bias: &[i16],
                 out_weights: &[i16],
-                out_bias: i32,
+                out_bias: &[i32],
             ) -> Layers {
                 $(
                     if hidden <= $width {

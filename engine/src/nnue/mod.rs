@@ -12,7 +12,10 @@ mod layers;
 pub mod network;
 
 pub use accumulator::AccumulatorStack;
-pub use network::{FORMAT_VERSION, INPUTS, Network, NetworkError, QA, QB, SCALE, feature_index};
+pub use network::{
+    FORMAT_VERSION, INPUTS, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, feature_index,
+    output_bucket,
+};
 
 /// The network compiled into the engine: `engine/nets/default.nnue`, whose provenance
 /// `engine/nets/README.md` gives.

@@ -3,12 +3,21 @@
 //! The format is specified once, for this reader and for the trainer that writes it: 768
 //! inputs (colour relative to the perspective × role × square, flipped vertically for
 //! Black's perspective) → `H` hidden per perspective with shared weights → SCReLU → the
-//! two halves concatenated, the side to move's first → 1 output. Weights are quantised
+//! two halves concatenated, the side to move's first → 1 output, taken from one of `B`
+//! *output buckets*: `B` sets of output weights and bias, of which a position uses the
+//! one its number of pieces selects ([`output_bucket`]), so that the last layer can weigh
+//! the same features differently in the opening and in the endgame. Weights are quantised
 //! to i16 with [`QA`] (first layer) and [`QB`] (output layer); the output is scaled to
-//! centipawns by [`SCALE`]. A file is a 64-byte little-endian header (magic, version,
-//! shape, quantisation, payload size and an FNV-1a checksum of the payload) followed by
-//! the payload: the first layer's weights feature-major, its biases, the output weights
-//! and the output bias.
+//! centipawns by [`SCALE`].
+//!
+//! A file is a 64-byte little-endian header followed by the payload. Header: magic (8
+//! bytes), then u32s: version, header size, inputs, hidden size, activation, QA, QB,
+//! scale; then u64s: payload size and its FNV-1a checksum; then the u32 number of output
+//! buckets (version 2; version 1 has one bucket and zero there) and 4 reserved zero
+//! bytes. Payload: the first layer's weights feature-major, its biases, the output
+//! weights bucket by bucket (each `2H`, the side to move's half first), then the output
+//! biases as i32, one a bucket. A one-bucket network is written as version 1, byte for
+//! byte what engines before output buckets read.
 
 use std::fmt;
 use std::io::Read;
@@ -27,8 +36,11 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The network's output `y` is `y * SCALE` centipawns.
 pub const SCALE: i32 = 400;
-/// The version of the file format this reader reads and [`Network::to_bytes`] writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest version of the file format: this reader reads it and version 1 (one
+/// output bucket); [`Network::to_bytes`] writes the oldest that holds the network.
+pub const FORMAT_VERSION: u32 = 2;
+/// The most output buckets a file may declare: one per four pieces on the board.
+pub const MAX_BUCKETS: usize = 8;
 /// The first bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFNN";
 /// Size of the file header.
@@ -76,6 +88,16 @@ pub fn feature_index(perspective: Color, piece_color: Color, role: Role, square:
     (side * 6 + role) * 64 + square
 }
 
+/// The output bucket of a position with `pieces` pieces (kings included) in a network
+/// of `buckets` buckets: the 2 to 32 pieces a position may hold split into `buckets`
+/// equal spans, the fewest pieces in bucket 0 (with 8: 2–5 pieces in bucket 0, 30–32 in
+/// bucket 7). The trainer selects by the same function.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let span = MAX_PIECES.div_ceil(buckets);
+    (pieces.saturating_sub(2) / span).min(buckets - 1)
+}
+
 /// FNV-1a, 64-bit, over `bytes`.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET, |hash, &b| {
@@ -83,12 +105,13 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Payload size in bytes of a network with `hidden` neurons per perspective.
-fn payload_bytes(hidden: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// Payload size in bytes of a network with `hidden` neurons per perspective and
+/// `buckets` output buckets.
+fn payload_bytes(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
-/// A quantised network: 768 → `hidden` ×2 perspectives → 1, SCReLU. It keeps the
+/// A quantised network: 768 → `hidden` ×2 perspectives → 1 of `buckets`, SCReLU. It keeps the
 /// parameters as the file lays them out (for the trainer and for writing), and the same
 /// laid out for the engine's compiled width (`layers::Layers`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,37 +121,47 @@ pub struct Network {
     ft_weights: Vec<i16>,
     /// `[hidden]`.
     ft_bias: Vec<i16>,
-    /// `[2 * hidden]`: the side to move's half, then the other side's.
+    /// `[buckets][2 * hidden]`: in each bucket the side to move's half, then the other
+    /// side's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// `[buckets]`.
+    out_bias: Vec<i32>,
     layers: Layers,
 }
 
 impl Network {
-    /// A network from its quantised parts; refused unless `hidden` is in
-    /// `1..=MAX_HIDDEN`, every part has the size `hidden` gives it, and the engine's
-    /// integer types hold every sum exactly: output weights within ±[`MAX_OUT_WEIGHT`]
-    /// and no neuron able to leave i16 (see `accumulator_reach`).
+    /// A network from its quantised parts, with as many output buckets as output biases;
+    /// refused unless `hidden` is in `1..=MAX_HIDDEN`, the buckets in
+    /// `1..=MAX_BUCKETS`, every part has the size these give it, and the engine's integer
+    /// types hold every sum exactly: output weights within ±[`MAX_OUT_WEIGHT`] and no
+    /// neuron able to leave i16 (see `accumulator_reach`).
     pub fn new(
         hidden: usize,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(NetworkError(format!(
                 "hidden size {hidden} outside 1..={MAX_HIDDEN}"
             )));
         }
+        let buckets = out_bias.len();
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(NetworkError(format!(
+                "{buckets} output buckets, outside 1..={MAX_BUCKETS}"
+            )));
+        }
         for (name, len, expected) in [
             ("first-layer weights", ft_weights.len(), INPUTS * hidden),
             ("first-layer biases", ft_bias.len(), hidden),
-            ("output weights", out_weights.len(), 2 * hidden),
+            ("output weights", out_weights.len(), buckets * 2 * hidden),
         ] {
             if len != expected {
                 return Err(NetworkError(format!(
-                    "{name}: {len} values, hidden size {hidden} needs {expected}"
+                    "{name}: {len} values, hidden size {hidden} and {buckets} output \
+                     bucket(s) need {expected}"
                 )));
             }
         }
@@ -156,7 +189,7 @@ impl Network {
                  beyond the engine's i16 accumulators"
             )));
         }
-        let layers = Layers::new(hidden, &ft_weights, &ft_bias, &out_weights, out_bias);
+        let layers = Layers::new(hidden, &ft_weights, &ft_bias, &out_weights, &out_bias);
         Ok(Network {
             hidden,
             ft_weights,
@@ -183,14 +216,21 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output weights (`[2 * hidden]`, the side to move's half first).
+    /// Output buckets.
+    #[inline]
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// The output weights (`[buckets][2 * hidden]`, in each bucket the side to move's
+    /// half first).
     pub fn out_weights(&self) -> &[i16] {
         &self.out_weights
     }
 
-    /// The output bias, quantised by `QA * QB`.
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    /// The output biases, one a bucket, quantised by `QA * QB`.
+    pub fn out_bias(&self) -> &[i32] {
+        &self.out_bias
     }
 
     /// Reads a network file, checking every header field, the size and the checksum.
@@ -214,9 +254,9 @@ impl Network {
         let u64_at =
             |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("eight bytes"));
         let version = u32_at(8);
-        if version != FORMAT_VERSION {
+        if version == 0 || version > FORMAT_VERSION {
             return err(format!(
-                "network file version {version}, this engine reads version {FORMAT_VERSION}"
+                "network file version {version}, this engine reads versions 1 to {FORMAT_VERSION}"
             ));
         }
         let expected_fields = [
@@ -241,14 +281,26 @@ impl Network {
                 "network file header: hidden size {hidden} outside 1..={MAX_HIDDEN}"
             ));
         }
+        // Version 1 keeps the bucket field zero: one bucket.
+        let buckets = match (version, u32_at(56) as usize) {
+            (1, 0) => 1,
+            (1, _) => return err("network file header: reserved bytes are not zero".to_string()),
+            (_, buckets @ 1..=MAX_BUCKETS) => buckets,
+            (_, buckets) => {
+                return err(format!(
+                    "network file header: {buckets} output buckets, outside 1..={MAX_BUCKETS}"
+                ));
+            }
+        };
         let declared = u64_at(40);
-        let expected = payload_bytes(hidden);
+        let expected = payload_bytes(hidden, buckets);
         if declared != expected as u64 {
             return err(format!(
-                "network file header: payload of {declared} bytes, hidden size {hidden} needs {expected}"
+                "network file header: payload of {declared} bytes, hidden size {hidden} and \
+                 {buckets} output bucket(s) need {expected}"
             ));
         }
-        if header[56..64].iter().any(|&b| b != 0) {
+        if header[60..64].iter().any(|&b| b != 0) {
             return err("network file header: reserved bytes are not zero".to_string());
         }
         if payload.len() != expected {
@@ -269,15 +321,18 @@ impl Network {
                 u64_at(48)
             ));
         }
-        let (values, out_bias) = payload.split_at(payload.len() - 4);
+        let (values, out_bias) = payload.split_at(payload.len() - 4 * buckets);
         let mut values = values
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
         let ft_weights = take(INPUTS * hidden);
         let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = i32::from_le_bytes(out_bias.try_into().expect("four bytes"));
+        let out_weights = take(buckets * 2 * hidden);
+        let out_bias = out_bias
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("four bytes")))
+            .collect();
         Network::new(hidden, ft_weights, ft_bias, out_weights, out_bias)
     }
 
@@ -286,7 +341,7 @@ impl Network {
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
         let cannot =
             |e: std::io::Error| NetworkError(format!("cannot read {}: {e}", path.display()));
-        let largest = HEADER_BYTES + payload_bytes(MAX_HIDDEN);
+        let largest = HEADER_BYTES + payload_bytes(MAX_HIDDEN, MAX_BUCKETS);
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .map_err(cannot)?
@@ -302,9 +357,11 @@ impl Network {
         Network::from_bytes(&bytes).map_err(|e| NetworkError(format!("{}: {e}", path.display())))
     }
 
-    /// The network as a file: header, then payload (see the module documentation).
+    /// The network as a file: header, then payload (see the module documentation), as
+    /// version 1 when it has one output bucket, so that older engines read it too.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(payload_bytes(self.hidden));
+        let buckets = self.buckets();
+        let mut payload = Vec::with_capacity(payload_bytes(self.hidden, buckets));
         for v in self
             .ft_weights
             .iter()
@@ -313,11 +370,17 @@ impl Network {
         {
             payload.extend_from_slice(&v.to_le_bytes());
         }
-        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
+        let (version, bucket_field) = match buckets {
+            1 => (1, 0),
+            _ => (FORMAT_VERSION, buckets as u32),
+        };
         let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
         bytes.extend_from_slice(&MAGIC);
         for field in [
-            FORMAT_VERSION,
+            version,
             HEADER_BYTES as u32,
             INPUTS as u32,
             self.hidden as u32,
@@ -330,7 +393,8 @@ impl Network {
         }
         bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
-        bytes.extend_from_slice(&[0; 8]);
+        bytes.extend_from_slice(&bucket_field.to_le_bytes());
+        bytes.extend_from_slice(&[0; 4]);
         bytes.extend_from_slice(&payload);
         bytes
     }

@@ -14,19 +14,30 @@ use crate::score::EVAL_LIMIT;
 /// layer weights uniform in ±32 (±0.125 before quantisation), biases in 0..64 so that
 /// most neurons start active, output weights in ±32 (±0.5), output bias 0.
 pub(crate) fn random_network(hidden: usize, seed: u64) -> Network {
-    network_in_ranges(hidden, seed, [(-32, 32), (0, 63), (-32, 32)])
+    network_in_ranges(hidden, 1, seed, [(-32, 32), (0, 63), (-32, 32)])
+}
+
+/// [`random_network`] with `buckets` output buckets, their biases in ±4,000 (±100 cp)
+/// so that a wrong bucket shows in the evaluation.
+fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    network_in_ranges(hidden, buckets, seed, [(-32, 32), (0, 63), (-32, 32)])
 }
 
 /// A pseudo-random network at the edges of what the engine runs: first-layer weights in
 /// ±1000 and biases in ±767, so that 32 pieces can take a neuron to ±32,767 and updates
 /// pass through values beyond i16, and output weights in ±128.
-fn extreme_network(hidden: usize, seed: u64) -> Network {
-    network_in_ranges(hidden, seed, [(-1000, 1000), (-767, 767), (-128, 128)])
+fn extreme_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    network_in_ranges(
+        hidden,
+        buckets,
+        seed,
+        [(-1000, 1000), (-767, 767), (-128, 128)],
+    )
 }
 
 /// A network with first-layer weights, biases and output weights uniform in the
-/// given inclusive ranges, output bias 0.
-fn network_in_ranges(hidden: usize, seed: u64, ranges: [(i16, i16); 3]) -> Network {
+/// given inclusive ranges; the output bias 0 with one bucket, else uniform in ±4,000.
+fn network_in_ranges(hidden: usize, buckets: usize, seed: u64, ranges: [(i16, i16); 3]) -> Network {
     let mut rng = Rng::new(seed);
     let mut uniform = |(low, high): (i16, i16), n: usize| -> Vec<i16> {
         let span = (high - low + 1) as usize;
@@ -34,8 +45,29 @@ fn network_in_ranges(hidden: usize, seed: u64, ranges: [(i16, i16); 3]) -> Netwo
     };
     let ft_weights = uniform(ranges[0], INPUTS * hidden);
     let ft_bias = uniform(ranges[1], hidden);
-    let out_weights = uniform(ranges[2], 2 * hidden);
-    Network::new(hidden, ft_weights, ft_bias, out_weights, 0).expect("a network the engine runs")
+    let out_weights = uniform(ranges[2], buckets * 2 * hidden);
+    let out_bias = match buckets {
+        1 => vec![0],
+        _ => uniform((-4000, 4000), buckets)
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+    };
+    Network::new(hidden, ft_weights, ft_bias, out_weights, out_bias)
+        .expect("a network the engine runs")
+}
+
+/// The output bucket as the format words it, counted out rather than computed: the
+/// pieces from 2 to 32 dealt out to the buckets in spans of ⌈32 / buckets⌉.
+fn reference_bucket(pieces: usize, buckets: usize) -> usize {
+    let span = (1..=32).find(|span| span * buckets >= 32).unwrap();
+    let mut bucket = 0;
+    let mut first = 2;
+    while pieces >= first + span && bucket + 1 < buckets {
+        bucket += 1;
+        first += span;
+    }
+    bucket
 }
 
 /// The evaluation as the format specifies it, in plain scalar integers wide enough for
@@ -53,7 +85,8 @@ fn reference_evaluation(net: &Network, pos: &Chess) -> i32 {
         }
         acc
     };
-    let (ours, theirs) = net.out_weights().split_at(h);
+    let bucket = reference_bucket(pos.board().occupied().count(), net.buckets());
+    let (ours, theirs) = net.out_weights()[bucket * 2 * h..][..2 * h].split_at(h);
     let mut sum = 0i64;
     for (acc, weights) in [
         (accumulator(pos.turn()), ours),
@@ -64,7 +97,7 @@ fn reference_evaluation(net: &Network, pos: &Chess) -> i32 {
             sum += c * c * i64::from(w);
         }
     }
-    let v = sum / i64::from(QA) + i64::from(net.out_bias());
+    let v = sum / i64::from(QA) + i64::from(net.out_bias()[bucket]);
     (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
 
@@ -103,11 +136,69 @@ fn feature_indices_follow_the_format() {
 }
 
 #[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    let eight: Vec<usize> = (2..=32).map(|pieces| output_bucket(pieces, 8)).collect();
+    assert_eq!(
+        eight,
+        [
+            0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7,
+            7, 7
+        ]
+    );
+    for buckets in 1..=MAX_BUCKETS {
+        for pieces in 2..=32 {
+            assert_eq!(
+                output_bucket(pieces, buckets),
+                reference_bucket(pieces, buckets),
+                "{pieces} pieces, {buckets} buckets"
+            );
+        }
+        assert_eq!(output_bucket(32, buckets), buckets - 1, "{buckets}");
+    }
+}
+
+#[test]
 fn round_trip_keeps_every_value() {
     let net = random_network(16, 7);
     let bytes = net.to_bytes();
     assert_eq!(bytes.len(), HEADER_BYTES + 2 * (768 * 16 + 16 + 32) + 4);
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    let bucketed = random_bucketed_network(16, 8, 7);
+    let bytes = bucketed.to_bytes();
+    assert_eq!(
+        bytes.len(),
+        HEADER_BYTES + 2 * (768 * 16 + 16 + 8 * 32) + 4 * 8
+    );
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), bucketed);
+}
+
+/// A network of several buckets is version 2 with the count at byte 56; its payload
+/// ends with the buckets' output weights, then their biases as i32.
+#[test]
+fn bucketed_header_and_payload_are_laid_out_as_specified() {
+    let net = random_bucketed_network(32, 8, 5);
+    let bytes = net.to_bytes();
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(
+        (8..40).step_by(4).map(u32_at).collect::<Vec<_>>(),
+        [2, 64, 768, 32, 1, 255, 64, 400]
+    );
+    assert_eq!(u32_at(56), 8);
+    assert_eq!(bytes[60..64], [0; 4]);
+    let biases: Vec<i32> = bytes[bytes.len() - 32..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(biases, net.out_bias());
+    let last_weight_at = bytes.len() - 32 - 2;
+    assert_eq!(
+        i16::from_le_bytes(
+            bytes[last_weight_at..last_weight_at + 2]
+                .try_into()
+                .unwrap()
+        ),
+        *net.out_weights().last().unwrap()
+    );
 }
 
 #[test]
@@ -160,8 +251,36 @@ fn malformed_files_are_refused_with_a_reason() {
         "not a Cutoff network file (wrong magic)"
     );
     assert_eq!(
-        refusal(&with_u32(good.clone(), 8, 2)),
-        "network file version 2, this engine reads version 1"
+        refusal(&with_u32(good.clone(), 8, 3)),
+        "network file version 3, this engine reads versions 1 to 2"
+    );
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 8, 0)),
+        "network file version 0, this engine reads versions 1 to 2"
+    );
+    // Version 1 keeps the bucket count's bytes zero.
+    assert_eq!(
+        refusal(&with_u32(good.clone(), 56, 2)),
+        "network file header: reserved bytes are not zero"
+    );
+    let bucketed = random_bucketed_network(4, 2, 11).to_bytes();
+    for buckets in [0, 9] {
+        assert_eq!(
+            refusal(&with_u32(bucketed.clone(), 56, buckets)),
+            format!("network file header: {buckets} output buckets, outside 1..=8")
+        );
+    }
+    // Three buckets with the payload of two: the declared payload size disagrees.
+    assert_eq!(
+        refusal(&with_u32(bucketed.clone(), 56, 3)),
+        "network file header: payload of 6192 bytes, hidden size 4 and 3 output bucket(s) \
+         need 6212"
+    );
+    // A one-bucket network written as version 2 reads as the same network.
+    let as_version_2 = with_u32(with_u32(good.clone(), 8, 2), 56, 1);
+    assert_eq!(
+        Network::from_bytes(&as_version_2).unwrap(),
+        Network::from_bytes(&good).unwrap()
     );
     for (at, name, expected) in [
         (12, "header size", 64),
@@ -187,7 +306,8 @@ fn malformed_files_are_refused_with_a_reason() {
     // Hidden 5 with the payload of hidden 4: the declared payload size disagrees.
     assert_eq!(
         refusal(&with_u32(good.clone(), 20, 5)),
-        "network file header: payload of 6172 bytes, hidden size 5 needs 7714"
+        "network file header: payload of 6172 bytes, hidden size 5 and 1 output bucket(s) \
+         need 7714"
     );
     let mut reserved = good.clone();
     reserved[60] = 1;
@@ -218,29 +338,46 @@ fn malformed_files_are_refused_with_a_reason() {
 /// refused: nothing panics.
 #[test]
 fn no_input_panics() {
-    let good = random_network(1, 5).to_bytes();
-    for len in 0..good.len() {
-        assert!(Network::from_bytes(&good[..len]).is_err());
-    }
-    for at in 0..HEADER_BYTES {
-        for value in [0, 1, 0x7f, 0x80, 0xff] {
-            let mut bytes = good.clone();
-            bytes[at] = value;
-            let _ = Network::from_bytes(&bytes);
+    for good in [
+        random_network(1, 5).to_bytes(),
+        random_bucketed_network(1, 3, 5).to_bytes(),
+    ] {
+        for len in 0..good.len() {
+            assert!(Network::from_bytes(&good[..len]).is_err());
+        }
+        for at in 0..HEADER_BYTES {
+            for value in [0, 1, 2, 0x7f, 0x80, 0xff] {
+                let mut bytes = good.clone();
+                bytes[at] = value;
+                let _ = Network::from_bytes(&bytes);
+            }
         }
     }
 }
 
 #[test]
 fn parts_of_the_wrong_size_are_refused() {
-    let err = Network::new(2, vec![0; 768 * 2], vec![0; 2], vec![0; 3], 0).unwrap_err();
-    assert_eq!(err.0, "output weights: 3 values, hidden size 2 needs 4");
-    let err = Network::new(2, vec![0; 10], vec![0; 2], vec![0; 4], 0).unwrap_err();
+    let err = Network::new(2, vec![0; 768 * 2], vec![0; 2], vec![0; 3], vec![0]).unwrap_err();
     assert_eq!(
         err.0,
-        "first-layer weights: 10 values, hidden size 2 needs 1536"
+        "output weights: 3 values, hidden size 2 and 1 output bucket(s) need 4"
     );
-    assert!(Network::new(0, vec![], vec![], vec![], 0).is_err());
+    let err = Network::new(2, vec![0; 10], vec![0; 2], vec![0; 4], vec![0]).unwrap_err();
+    assert_eq!(
+        err.0,
+        "first-layer weights: 10 values, hidden size 2 and 1 output bucket(s) need 1536"
+    );
+    let err = Network::new(2, vec![0; 768 * 2], vec![0; 2], vec![0; 4], vec![0; 2]).unwrap_err();
+    assert_eq!(
+        err.0,
+        "output weights: 4 values, hidden size 2 and 2 output bucket(s) need 8"
+    );
+    for buckets in [0, 9] {
+        let err =
+            Network::new(2, vec![0; 1536], vec![0; 2], vec![0; 4], vec![0; buckets]).unwrap_err();
+        assert_eq!(err.0, format!("{buckets} output buckets, outside 1..=8"));
+    }
+    assert!(Network::new(0, vec![], vec![], vec![], vec![0]).is_err());
 }
 
 /// A two-neuron network on kings and a rook, its output worked out by hand:
@@ -263,7 +400,7 @@ fn tiny_network_gives_the_value_worked_out_by_hand() {
             ft_weights.clone(),
             vec![10, -20],
             vec![64, -32, 16, 127],
-            out_bias,
+            vec![out_bias],
         )
         .unwrap()
     };
@@ -291,7 +428,7 @@ fn largest_output_sums_stay_exact() {
             vec![0; INPUTS * hidden],
             vec![255; hidden],
             vec![w; 2 * hidden],
-            0,
+            vec![0],
         )
         .unwrap()
     };
@@ -309,7 +446,7 @@ fn networks_beyond_the_integer_types_are_refused() {
     let hidden = 4;
     let mut out_weights = vec![128; 2 * hidden];
     let network = |ft_weights: Vec<i16>, ft_bias: Vec<i16>, out_weights: Vec<i16>| {
-        Network::new(hidden, ft_weights, ft_bias, out_weights, 0)
+        Network::new(hidden, ft_weights, ft_bias, out_weights, vec![0])
     };
     assert!(
         network(
@@ -537,10 +674,61 @@ fn every_width_evaluates_as_the_reference() {
         (100, 8),
         (700, 9),
     ] {
-        for network in [random_network(hidden, seed), extreme_network(hidden, seed)] {
+        for network in [
+            random_network(hidden, seed),
+            extreme_network(hidden, 1, seed),
+        ] {
             let covered = walk_random_games(network, &STANDARD_FENS[..2], false, 1, seed);
             assert!(covered.evaluations > 200, "{hidden}: {covered:?}");
         }
+    }
+}
+
+/// Networks with output buckets, at the widths trained and at the edges of the integer
+/// types, along games that run from 32 pieces into endgames of a few (so that every
+/// bucket is used): incremental and from-scratch evaluations equal the reference.
+#[test]
+fn bucketed_networks_evaluate_as_the_reference() {
+    for (hidden, buckets, seed) in [(256, 8, 31), (128, 8, 32), (64, 3, 33), (100, 5, 34)] {
+        for network in [
+            random_bucketed_network(hidden, buckets, seed),
+            extreme_network(hidden, buckets, seed),
+        ] {
+            let covered = walk_random_games(network, &STANDARD_FENS, false, 1, seed);
+            assert!(covered.evaluations > 400, "{hidden}: {covered:?}");
+        }
+    }
+}
+
+/// A bucket's bias reaches exactly the positions of its piece counts: with every weight
+/// zero, the evaluation is the bias of the position's bucket.
+#[test]
+fn the_bucket_is_chosen_by_the_pieces_on_the_board() {
+    // A bias b gives b × 400 / 16,320 centipawns: 4,080 × (k + 1) gives 100 × (k + 1).
+    let biases: Vec<i32> = (0..8).map(|k| 4080 * (k + 1)).collect();
+    let net = Network::new(8, vec![0; INPUTS * 8], vec![0; 8], vec![0; 8 * 16], biases).unwrap();
+    for (fen, pieces) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 2),
+        ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", 4),
+        ("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1", 5),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            32,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1",
+            31,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBN1 w Qkq - 0 1",
+            30,
+        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPP2/RNBQKBN1 w Qkq - 0 1", 29),
+    ] {
+        let pos = chess(fen);
+        assert_eq!(pos.board().occupied().count(), pieces, "{fen}");
+        let bucket = (pieces - 2) / 4;
+        assert_eq!(net.evaluate_full(&pos), 100 * (bucket as i32 + 1), "{fen}");
     }
 }
 
@@ -590,7 +778,8 @@ fn files_are_read_or_refused_with_their_path() {
 fn search_evaluates_with_the_network_it_is_given() {
     use crate::limits::Limits;
     use crate::search::{SearchOptions, Searcher};
-    let constant = Network::new(8, vec![0; INPUTS * 8], vec![0; 8], vec![0; 16], 4080).unwrap();
+    let constant =
+        Network::new(8, vec![0; INPUTS * 8], vec![0; 8], vec![0; 16], vec![4080]).unwrap();
     assert_eq!(constant.evaluate_full(&Chess::default()), 100);
     let board = Board::default();
     let limits = Limits::depth(1);
