@@ -250,7 +250,9 @@ impl Board {
         Ok(Board::from_position(pos, Vec::new()))
     }
 
-    /// The FEN of the current position (Shredder-style castling only in Chess960 mode).
+    /// The FEN of the current position. Castling rights are written as shakmaty writes
+    /// them, X-FEN style: `KQkq` for a rook on its outermost file, a file letter only
+    /// where that would be ambiguous (`genfens` writes Shredder-FEN itself).
     pub fn fen(&self) -> String {
         Fen::from_position(&self.top().pos, EnPassantMode::Legal).to_string()
     }

@@ -10,7 +10,7 @@
 //!   number of threads.
 //! - [`writer`] prints weights as the Rust source of `engine/src/eval/weights.rs`.
 //!
-//! The tuner prints nothing; `cutoff tune` (in the `cutoff` binary) is its front end.
+//! The tuner prints nothing; `cutoff texel` (in the `cutoff` binary) is its front end.
 
 pub mod data;
 pub mod model;
