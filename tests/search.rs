@@ -946,6 +946,117 @@ fn weakened_engine_never_misses_a_mate_in_one() {
     }
 }
 
+/// Every level, 0 to 19, plays a legal move that is one of its reported lines, in
+/// quiet, tactical and endgame positions.
+#[test]
+fn every_level_plays_legal_moves() {
+    for skill in 0..20 {
+        for fen in [
+            MIDDLEGAME,
+            STARTPOS,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let b = board(fen);
+            let (result, infos) = search(&b, &Limits::depth(60), &weakened(skill));
+            let best = assert_legal(&b, result.best, &format!("level {skill}"));
+            let last = infos.last().expect("a weakened search reports its lines");
+            assert!(
+                infos
+                    .iter()
+                    .any(|i| i.depth == last.depth && i.pv.first() == Some(&best)),
+                "level {skill}, {fen}: {} is not a reported line",
+                b.uci(best)
+            );
+        }
+    }
+}
+
+/// Material from the side to move's view (pawn 1, minor 3, rook 5, queen 9): the
+/// adjudication of an unfinished game below.
+fn material_balance(b: &Board) -> i32 {
+    let pos = b.pos();
+    let value = |color| {
+        let side = pos.board().by_color(color);
+        let count = |role| (pos.board().by_role(role) & side).count() as i32;
+        count(shakmaty::Role::Pawn)
+            + 3 * (count(shakmaty::Role::Knight) + count(shakmaty::Role::Bishop))
+            + 5 * count(shakmaty::Role::Rook)
+            + 9 * count(shakmaty::Role::Queen)
+    };
+    value(pos.turn()) - value(!pos.turn())
+}
+
+/// Plies after which a game of the match below is adjudicated by material.
+const MATCH_PLIES: usize = 160;
+
+/// Plays one game from `fen` between two levels (`white`, `black`), each at its own node
+/// budget; returns White's points. Checkmate wins; stalemate, insufficient material and
+/// the fifty-move rule draw; after MATCH_PLIES plies a side a pawn or more ahead wins.
+fn play_game(fen: &str, white: i64, black: i64) -> f64 {
+    let mut searchers = [
+        Searcher::new(16).expect("16 MB table"),
+        Searcher::new(16).expect("16 MB table"),
+    ];
+    let mut b = board(fen);
+    for _ in 0..MATCH_PLIES {
+        let pos = b.pos();
+        if pos.is_checkmate() {
+            return if pos.turn().is_white() { 0.0 } else { 1.0 };
+        }
+        if pos.is_stalemate() || pos.is_insufficient_material() || pos.halfmoves() >= 100 {
+            return 0.5;
+        }
+        let (index, skill) = if pos.turn().is_white() {
+            (0, white)
+        } else {
+            (1, black)
+        };
+        let (result, _) = search_with(
+            &mut searchers[index],
+            &b,
+            &Limits::depth(60),
+            &weakened(skill),
+        );
+        let m = assert_legal(&b, result.best, &format!("level {skill} in a game"));
+        b.make(m);
+        b.commit();
+    }
+    let white_ahead = match material_balance(&b) {
+        0 => 0,
+        m if b.pos().turn().is_white() => m,
+        m => -m,
+    };
+    match white_ahead {
+        0 => 0.5,
+        m if m > 0 => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// A short match between level 0 and level 10 (about 400 Elo apart on the calibrated
+/// scale, docs/strength.md), each opening played with both colours: the lower level
+/// scores lower. Node budgets make it the same match on any machine.
+#[test]
+fn a_lower_level_scores_lower_in_a_short_match() {
+    let openings = [
+        STARTPOS,
+        MIDDLEGAME,
+        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
+        "rnbqk2r/ppp1ppbp/3p1np1/8/2PPP3/2N5/PP3PPP/R1BQKBNR w KQkq - 0 5",
+    ];
+    let (low, high) = (0, 10);
+    let mut low_points = 0.0;
+    for fen in openings {
+        low_points += play_game(fen, low, high);
+        low_points += 1.0 - play_game(fen, high, low);
+    }
+    let games = 2.0 * openings.len() as f64;
+    assert!(
+        low_points < games / 2.0,
+        "level {low} scored {low_points} of {games} against level {high}"
+    );
+}
+
 /// Each level down spends fewer nodes (the budget halves every two levels).
 #[test]
 fn lower_levels_search_fewer_nodes() {
