@@ -39,13 +39,20 @@ pub const LEVELS_PER_HALVING: f64 = 2.0;
 /// linearly to 0 at full strength.
 pub const NOISE_AT_BOTTOM: f64 = 300.0;
 
-/// `UCI_Elo` calibration: the Elo measured at each level, in increasing order (docs/strength.md,
-/// "Calibration": 24 games a level at 10+0.1 against Stockfish 15.1 limited to a known
-/// `UCI_Elo`, rounded to 10; each figure is good to about ±130–240 Elo). `UCI_Elo`
-/// interpolates linearly between these points, and its advertised range is from the first
-/// Elo to the last: levels above 15 were not measured against an anchor, so only
-/// `Skill Level` reaches them.
-pub const ELO_AT_LEVEL: &[(i64, f64)] = &[(1350, 0.0), (1610, 5.0), (1790, 10.0), (2130, 15.0)];
+/// `UCI_Elo` calibration: the Elo measured at each level, in increasing order
+/// (docs/strength.md, "Calibration": 100 games a level at 10+0.1 against Stockfish 15.1
+/// limited to a known `UCI_Elo`, with the network, rounded to 10; each figure is good to
+/// about ±60–90 Elo). `UCI_Elo` interpolates linearly between these points, and its
+/// advertised range is from the first Elo to the last (level 19); full strength, level
+/// 20, lies above it and is reached by turning `UCI_LimitStrength` off.
+pub const ELO_AT_LEVEL: &[(i64, f64)] = &[
+    (1460, 0.0),
+    (1730, 5.0),
+    (1860, 10.0),
+    (2100, 15.0),
+    (2330, 17.0),
+    (2610, 19.0),
+];
 
 /// The lowest `UCI_Elo` the calibration covers.
 pub const ELO_MIN: i64 = ELO_AT_LEVEL[0].0;
@@ -132,6 +139,18 @@ mod tests {
         assert_eq!(
             Strength::from_skill_level(13).map(|s| s.level()),
             Some(13.0)
+        );
+    }
+
+    #[test]
+    fn the_calibration_increases_in_elo_and_level() {
+        for w in ELO_AT_LEVEL.windows(2) {
+            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        }
+        assert!(
+            ELO_AT_LEVEL
+                .iter()
+                .all(|&(_, level)| level < TOP_LEVEL as f64)
         );
     }
 
