@@ -30,6 +30,8 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+from checks import check, summary
+
 # One opening a rook down for each side, each the book of its own run, so that both signs
 # of the material balance (and of most scores) appear; a tune may move the scores, not
 # the material.
@@ -55,15 +57,6 @@ SIGN_AGREEMENT = 0.8
 MIN_LOPSIDED = 20
 
 RESULT_TEXT = {"1-0": "1.0", "1/2-1/2": "0.5", "0-1": "0.0"}
-
-failures = []
-
-
-def check(what, ok, detail=""):
-    print(f"{'ok' if ok else 'FAIL'}: {what}{'' if ok else f' ({detail})'}", flush=True)
-    if not ok:
-        failures.append(what)
-
 
 def run(args):
     done = subprocess.run(args, capture_output=True, text=True, timeout=300)
@@ -193,11 +186,7 @@ def main():
         agreeing >= SIGN_AGREEMENT * max(lopsided, 1),
         f"{agreeing} of {lopsided}",
     )
-    if failures:
-        print(f"{len(failures)} check(s) FAILED", flush=True)
-        return 1
-    print(f"all checks passed ({len(records)} records)", flush=True)
-    return 0
+    return summary(f"({len(records)} records)")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import time
 import chess
 import chess.engine
 
+from checks import check, summary
+
 DEADLINE_SECONDS = 55.0
 
 MATE_IN_TWO = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"
@@ -25,7 +27,6 @@ MATE_IN_TWO = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"
 CHESS960 = "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
 
 
-failures = []
 # Every "info string error" line the engine sends unasked (bad input is sent only inside
 # expecting_errors()).
 engine_errors = []
@@ -58,15 +59,6 @@ def play_expecting_errors(engine, board, limit, **kwargs):
     finally:
         expecting["on"] = False
     return result, list(expected_errors)
-
-
-def check(name, condition, detail=""):
-    if condition:
-        print(f"ok: {name}", flush=True)
-    else:
-        failures.append(name)
-        print(f"FAIL: {name}{': ' + str(detail) if detail else ''}", flush=True)
-    return condition
 
 
 def pv_is_legal(board, pv):
@@ -326,11 +318,7 @@ def main():
                 pass
     check("no 'info string error' from the engine", not engine_errors, engine_errors)
     elapsed = time.monotonic() - start
-    if failures:
-        print(f"{len(failures)} check(s) FAILED in {elapsed:.1f} s", flush=True)
-        return 1
-    print(f"all checks passed in {elapsed:.1f} s", flush=True)
-    return 0
+    return summary(f"in {elapsed:.1f} s")
 
 
 if __name__ == "__main__":
