@@ -971,19 +971,19 @@ fn every_level_plays_legal_moves() {
     }
 }
 
-/// Material from the side to move's view (pawn 1, minor 3, rook 5, queen 9): the
-/// adjudication of an unfinished game below.
-fn material_balance(b: &Board) -> i32 {
-    let pos = b.pos();
+/// White's material lead (pawn 1, minor 3, rook 5, queen 9): the adjudication of an
+/// unfinished game below.
+fn white_material_lead(b: &Board) -> i32 {
+    let board = b.pos().board();
     let value = |color| {
-        let side = pos.board().by_color(color);
-        let count = |role| (pos.board().by_role(role) & side).count() as i32;
+        let side = board.by_color(color);
+        let count = |role| (board.by_role(role) & side).count() as i32;
         count(shakmaty::Role::Pawn)
             + 3 * (count(shakmaty::Role::Knight) + count(shakmaty::Role::Bishop))
             + 5 * count(shakmaty::Role::Rook)
             + 9 * count(shakmaty::Role::Queen)
     };
-    value(pos.turn()) - value(!pos.turn())
+    value(shakmaty::Color::White) - value(shakmaty::Color::Black)
 }
 
 /// Plies after which a game of the match below is adjudicated by material.
@@ -1021,15 +1021,10 @@ fn play_game(fen: &str, white: i64, black: i64) -> f64 {
         b.make(m);
         b.commit();
     }
-    let white_ahead = match material_balance(&b) {
-        0 => 0,
-        m if b.pos().turn().is_white() => m,
-        m => -m,
-    };
-    match white_ahead {
-        0 => 0.5,
-        m if m > 0 => 1.0,
-        _ => 0.0,
+    match white_material_lead(&b).signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
     }
 }
 
