@@ -22,7 +22,7 @@ use cutoff_engine::score::{self, MATE, is_mate, mate_moves};
 use cutoff_engine::search::{
     Report, ScoreBound, SearchInfo, SearchOptions, SearchResult, Searcher,
 };
-use cutoff_engine::skill::{SKILL_LINES, Strength};
+use cutoff_engine::skill::Strength;
 use cutoff_engine::tt::TranspositionTable;
 use shakmaty::{Move, Position};
 
@@ -890,7 +890,7 @@ fn lowest_level_plays_legal_moves_and_sometimes_not_the_best() {
         let lines = final_iteration(infos);
         assert_eq!(
             lines.len(),
-            SKILL_LINES.min(b.legal_moves().len()),
+            strength.lines().min(b.legal_moves().len()),
             "{fen}: lines searched"
         );
         let chosen = lines
@@ -1061,7 +1061,7 @@ fn lower_levels_search_fewer_nodes() {
         .map(|&skill| search(&b, &Limits::depth(60), &weakened(skill)).0.nodes)
         .collect();
     assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
-    assert_eq!(nodes, [1464, 8935, 76139, 680556]);
+    assert_eq!(nodes, [1464, 8935, 76139, 656767]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -337,7 +337,7 @@ fn uci_handshake_declares_exact_options() {
         "option name UCI_ShowWDL type check default false",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2610 min 1460 max 2610",
+        "option name UCI_Elo type spin default 2660 min 1460 max 2660",
         "option name Clear Hash type button",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -463,7 +463,7 @@ fn setoption_accepts_every_valid_value() {
         "setoption name skill level value 20",
         "setoption name UCI_LimitStrength value true",
         "setoption name UCI_Elo value 1460",
-        "setoption name UCI_Elo value 2610",
+        "setoption name UCI_Elo value 2660",
         "setoption name UCI_LimitStrength value false",
         "setoption name Clear Hash",
         "setoption name clear hash",
@@ -557,11 +557,11 @@ fn strength_options_reject_bad_values_exactly() {
         ),
         (
             "setoption name UCI_Elo value 1000",
-            "option 'UCI_Elo' must be within 1460..2610, not 1000",
+            "option 'UCI_Elo' must be within 1460..2660, not 1000",
         ),
         (
-            "setoption name UCI_Elo value 2611",
-            "option 'UCI_Elo' must be within 1460..2610, not 2611",
+            "setoption name UCI_Elo value 2661",
+            "option 'UCI_Elo' must be within 1460..2660, not 2661",
         ),
         (
             "setoption name UCI_Elo value strong",
@@ -655,7 +655,7 @@ fn limit_strength_overrides_skill_level() {
         &[
             "setoption name Skill Level value 0",
             "setoption name UCI_LimitStrength value true",
-            "setoption name UCI_Elo value 2610",
+            "setoption name UCI_Elo value 2660",
         ],
         "go depth 40",
     );

@@ -6,9 +6,9 @@
 //! rather than absurd:
 //! - it sees less: the search stops deepening once a node budget is spent, a budget that
 //!   halves every [`LEVELS_PER_HALVING`] levels down from [`NODES_AT_TOP`];
-//! - it judges less sharply: it searches at least [`SKILL_LINES`] MultiPV lines and adds to
-//!   each line's score a random bonus below the level's *noise*, then plays the line with
-//!   the highest sum. A line that scores `noise` or more below the best can never win, so
+//! - it judges less sharply: it searches at least [`Strength::lines`] MultiPV lines
+//!   ([`SKILL_LINES`], fewer near the top) and adds to each line's score a random bonus
+//!   below the level's *noise*, then plays the line with the highest sum. A line that scores `noise` or more below the best can never win, so
 //!   the noise is also the cap on what a move may throw away: a few centipawns near the top,
 //!   about a minor piece ([`NOISE_AT_BOTTOM`]) at level 0.
 //!
@@ -26,8 +26,13 @@ use crate::score::is_mate;
 /// Full strength; levels below it weaken the engine (Stockfish's `Skill Level` scale).
 pub const TOP_LEVEL: i64 = 20;
 
-/// A weakened engine searches at least this many MultiPV lines to choose from.
+/// A weakened engine searches at least this many MultiPV lines to choose from, up to
+/// level [`LINES_FADE_FROM`].
 pub const SKILL_LINES: usize = 4;
+/// Above this level a weakened engine weighs one line fewer a level (3 at level 18, 2 at
+/// 19). Every extra line costs the search depth, which the top levels should keep: with two
+/// lines level 19 plays within the calibration's error of full strength (docs/strength.md).
+pub const LINES_FADE_FROM: f64 = 17.0;
 
 /// The node budget just below full strength; it halves every `LEVELS_PER_HALVING` levels,
 /// so level 0 gets `NODES_AT_TOP / 2^(20 / LEVELS_PER_HALVING)` nodes (1024 nodes).
@@ -51,7 +56,8 @@ pub const ELO_AT_LEVEL: &[(i64, f64)] = &[
     (1860, 10.0),
     (2100, 15.0),
     (2330, 17.0),
-    (2610, 19.0),
+    (2580, 18.0),
+    (2660, 19.0),
 ];
 
 /// The lowest `UCI_Elo` the calibration covers.
@@ -91,6 +97,14 @@ impl Strength {
     /// The level, in [0, 20).
     pub fn level(&self) -> f64 {
         self.level
+    }
+
+    /// How many MultiPV lines the search weighs at least: [`SKILL_LINES`] up to level
+    /// [`LINES_FADE_FROM`], then one fewer for each whole level above it (never below 2,
+    /// since levels stay under 20).
+    pub fn lines(&self) -> usize {
+        let fewer = (self.level - LINES_FADE_FROM).max(0.0).floor() as usize;
+        SKILL_LINES - fewer
     }
 
     /// Iterative deepening stops starting new iterations once this many nodes are spent.
@@ -178,6 +192,14 @@ mod tests {
         assert_eq!(at(0).noise(), 300);
         assert_eq!(at(10).noise(), 150);
         assert_eq!(at(19).noise(), 15);
+    }
+
+    #[test]
+    fn lines_fade_only_above_level_17() {
+        let lines = |l| Strength::from_skill_level(l).unwrap().lines();
+        assert_eq!([0, 10, 17, 18, 19].map(lines), [4, 4, 4, 3, 2]);
+        assert_eq!(Strength { level: 17.99 }.lines(), 4);
+        assert_eq!(Strength { level: 19.99 }.lines(), 2);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::correction::CorrectionHistory;
 use crate::limits::Limits;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::rng::Rng;
-use crate::skill::{SKILL_LINES, Strength};
+use crate::skill::Strength;
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
@@ -180,7 +180,7 @@ impl Searcher {
         }
         // A weakened engine searches several lines to choose from and a smaller tree.
         let (lines, node_budget) = match &options.strength {
-            Some(s) => (options.multipv.max(SKILL_LINES), Some(s.node_budget())),
+            Some(s) => (options.multipv.max(s.lines()), Some(s.node_budget())),
             None => (options.multipv, None),
         };
         let seed = board.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
