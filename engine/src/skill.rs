@@ -8,9 +8,10 @@
 //!   halves every [`LEVELS_PER_HALVING`] levels down from [`NODES_AT_TOP`];
 //! - it judges less sharply: it searches at least [`Strength::lines`] MultiPV lines
 //!   ([`SKILL_LINES`], fewer near the top) and adds to each line's score a random bonus
-//!   below the level's *noise*, then plays the line with the highest sum. A line that scores `noise` or more below the best can never win, so
-//!   the noise is also the cap on what a move may throw away: a few centipawns near the top,
-//!   about a minor piece ([`NOISE_AT_BOTTOM`]) at level 0.
+//!   below the level's *noise*, then plays the line with the highest sum. A line that
+//!   scores `noise` or more below the best can never win, so the noise is also the cap on
+//!   what a move may throw away: a few centipawns near the top, about a minor piece
+//!   ([`NOISE_AT_BOTTOM`]) at level 0.
 //!
 //! Mates are never played carelessly: when the best line mates, it is played (a weakened
 //! engine may fail to *see* a mate because of its budget, but never declines one it has
