@@ -7,8 +7,11 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cutoff_engine::games::Format;
+use cutoff_engine::nnue::network::Network;
 use cutoff_train::checkpoint::Checkpoint;
+use cutoff_train::model::Params;
 use cutoff_train::optim::Schedule;
+use cutoff_train::quant::dequantise;
 use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
 
 use crate::tools::data::format_of;
@@ -41,6 +44,11 @@ pub struct TrainArgs {
     /// --threads, the data, --validation and --output are read from the command line.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from this network file instead of random weights, to fine-tune it on new
+    /// data. --hidden may be wider than the file (new neurons start silent), and a
+    /// one-bucket file may start any number of --buckets (each a copy of its output).
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Hidden neurons per perspective.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
@@ -155,7 +163,18 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
             validation,
             args.threads,
         )?,
-        None => Trainer::new(args.settings(), &args.data, validation, args.threads)?,
+        None => {
+            let settings = args.settings();
+            let params = match &args.init {
+                Some(path) => {
+                    let net = Network::load(path)?;
+                    dequantise(&net, settings.hidden, settings.buckets, settings.seed)
+                        .map_err(|e| format!("--init {}: {e}", path.display()))?
+                }
+                None => Params::init(settings.hidden, settings.buckets, settings.seed),
+            };
+            Trainer::starting_from(settings, params, &args.data, validation, args.threads)?
+        }
     };
     let s = trainer.settings().clone();
     println!(

@@ -60,3 +60,63 @@ pub fn eval(net: &Network, sample: &Sample) -> i32 {
     let v = sum / i64::from(QA) + i64::from(net.out_bias()[bucket]);
     (v * i64::from(SCALE) / i64::from(QA * QB)) as i32
 }
+
+/// The float weights of `net`, the start of a run that fine-tunes it (`--init`): the
+/// inverse of [`quantise`], exact in that quantising them gives `net` back.
+///
+/// The run may be wider than the file and may split a one-bucket file into `buckets`
+/// output buckets. Each bucket starts as a copy of the file's output layer, and each
+/// neuron beyond the file's width starts with random first-layer weights (those of
+/// [`Params::init`] with `seed`) and output weights of zero. So the network starts out
+/// evaluating exactly as the file does, and the new neurons still get a gradient. A
+/// narrower run, or a different count of buckets than a many-bucket file's, cannot keep
+/// what the file learned, and is refused.
+pub fn dequantise(
+    net: &Network,
+    hidden: usize,
+    buckets: usize,
+    seed: u64,
+) -> Result<Params, String> {
+    let from = net.hidden();
+    if hidden < from {
+        return Err(format!(
+            "the run has {hidden} hidden neurons, fewer than the network's {from}"
+        ));
+    }
+    if net.buckets() != 1 && net.buckets() != buckets {
+        return Err(format!(
+            "the network has {} output buckets; a run from it has 1 or {} (it has {buckets})",
+            net.buckets(),
+            net.buckets()
+        ));
+    }
+    let mut params = Params::init(hidden, buckets, seed);
+    let layout = params.layout();
+    let w = &mut params.weights;
+    let unscale = |q: i16, scale: i32| f32::from(q) / scale as f32;
+    for (feature, column) in net.ft_weights().chunks_exact(from).enumerate() {
+        let row = &mut w[feature * hidden..][..from];
+        for (x, &q) in row.iter_mut().zip(column) {
+            *x = unscale(q, QA);
+        }
+    }
+    for (x, &q) in w[layout.ft_bias()..][..from].iter_mut().zip(net.ft_bias()) {
+        *x = unscale(q, QA);
+    }
+    for bucket in 0..buckets {
+        let source = bucket.min(net.buckets() - 1);
+        let file_out = &net.out_weights()[source * 2 * from..][..2 * from];
+        let out = &mut w[layout.out_weights() + bucket * 2 * hidden..][..2 * hidden];
+        out.fill(0.0);
+        for (half, file_half) in out
+            .chunks_exact_mut(hidden)
+            .zip(file_out.chunks_exact(from))
+        {
+            for (x, &q) in half.iter_mut().zip(file_half) {
+                *x = unscale(q, QB);
+            }
+        }
+        w[layout.out_bias() + bucket] = net.out_bias()[source] as f32 / (QA * QB) as f32;
+    }
+    Ok(params)
+}

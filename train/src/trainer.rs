@@ -79,8 +79,26 @@ impl Trainer {
         validation: Option<&PathBuf>,
         threads: usize,
     ) -> Result<Trainer, TrainError> {
-        check_settings(&settings)?;
         let params = Params::init(settings.hidden, settings.buckets, settings.seed);
+        Trainer::starting_from(settings, params, data, validation, threads)
+    }
+
+    /// A fresh run that starts from `params` rather than from random weights (fine-tuning
+    /// a network: [`crate::quant::dequantise`]). They must have the settings' shape.
+    pub fn starting_from(
+        settings: Settings,
+        params: Params,
+        data: &[PathBuf],
+        validation: Option<&PathBuf>,
+        threads: usize,
+    ) -> Result<Trainer, TrainError> {
+        check_settings(&settings)?;
+        if (params.hidden, params.buckets) != (settings.hidden, settings.buckets) {
+            return Err(TrainError::Settings(format!(
+                "the starting weights have {} neurons and {} bucket(s), the run {} and {}",
+                params.hidden, params.buckets, settings.hidden, settings.buckets
+            )));
+        }
         let adam = AdamW::new(params.weights.len());
         Trainer::assemble(
             settings,

@@ -261,6 +261,59 @@ fn quantised_network_matches_the_engine_and_the_floats() {
     }
 }
 
+/// A network read back as float weights quantises to the same file; widened and split
+/// into eight buckets it still evaluates every position exactly as the file does; a run
+/// from it starts where the file's training ended; what cannot keep its weights is
+/// refused.
+#[test]
+fn a_run_starts_from_a_network_file() {
+    let dir = folder("init");
+    let (train_path, _) = material_data(&dir, 5_000, 10);
+    let data = std::slice::from_ref(&train_path);
+    let mut trainer = Trainer::new(settings(32, 3), data, None, 2).expect("trainer");
+    train(&mut trainer);
+    let net = quant::quantise(trainer.params()).expect("network");
+
+    let same = quant::dequantise(&net, 32, 1, 5).expect("same shape");
+    let again = quant::quantise(&same).expect("network");
+    assert_eq!(again.to_bytes(), net.to_bytes());
+
+    let wide = quant::dequantise(&net, 64, 8, 5).expect("wider, eight buckets");
+    let wide_net = quant::quantise(&wide).expect("network");
+    assert_eq!((wide_net.hidden(), wide_net.buckets()), (64, 8));
+    for (pos, record) in positions(500, 4) {
+        let sample = Sample::new(&record);
+        assert_eq!(quant::eval(&wide_net, &sample), quant::eval(&net, &sample));
+        assert_eq!(wide_net.evaluate_full(&pos), net.evaluate_full(&pos));
+    }
+
+    // The first epoch from the file's weights loses less than one from random weights.
+    let first_epoch = |trainer: &mut Trainer| trainer.run_epoch(&mut |_| {}).expect("epoch").train;
+    let mut wide_settings = settings(64, 1);
+    wide_settings.buckets = 8;
+    let mut fresh = Trainer::new(wide_settings.clone(), data, None, 2).expect("trainer");
+    let mut tuned =
+        Trainer::starting_from(wide_settings.clone(), wide, data, None, 2).expect("trainer");
+    let (fresh_loss, tuned_loss) = (first_epoch(&mut fresh), first_epoch(&mut tuned));
+    assert!(
+        tuned_loss < fresh_loss,
+        "fine-tuned {tuned_loss}, fresh {fresh_loss}"
+    );
+
+    assert!(quant::dequantise(&net, 16, 1, 5).is_err(), "narrower");
+    let eight = quant::quantise(&quant::dequantise(&net, 32, 8, 5).expect("eight")).expect("net");
+    assert!(
+        quant::dequantise(&eight, 32, 4, 5).is_err(),
+        "eight buckets into four"
+    );
+    let mismatched = quant::dequantise(&net, 32, 1, 5).expect("same shape");
+    assert!(matches!(
+        Trainer::starting_from(wide_settings, mismatched, data, None, 2),
+        Err(TrainError::Settings(_))
+    ));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
 /// How far the integer network may stray from the float one, in centipawns. An output
 /// weight is rounded to 1/64, so each neuron's term is off by up to 1/128 of its
 /// activation (at most 1), times 400 cp: up to 3 cp a neuron. The 64 terms mostly
