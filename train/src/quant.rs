@@ -85,8 +85,8 @@ pub fn dequantise(
     }
     if net.buckets() != 1 && net.buckets() != buckets {
         return Err(format!(
-            "the network has {} output buckets; a run from it has 1 or {} (it has {buckets})",
-            net.buckets(),
+            "the network has {} output buckets, the run {buckets}; a run from a network \
+             with buckets keeps their number",
             net.buckets()
         ));
     }
