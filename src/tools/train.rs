@@ -9,7 +9,6 @@ use clap::{Args, ValueEnum};
 use cutoff_engine::games::Format;
 use cutoff_engine::nnue::network::Network;
 use cutoff_train::checkpoint::Checkpoint;
-use cutoff_train::model::Params;
 use cutoff_train::optim::Schedule;
 use cutoff_train::quant::dequantise;
 use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
@@ -163,18 +162,16 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
             validation,
             args.threads,
         )?,
-        None => {
-            let settings = args.settings();
-            let params = match &args.init {
-                Some(path) => {
-                    let net = Network::load(path)?;
-                    dequantise(&net, settings.hidden, settings.buckets, settings.seed)
-                        .map_err(|e| format!("--init {}: {e}", path.display()))?
-                }
-                None => Params::init(settings.hidden, settings.buckets, settings.seed),
-            };
-            Trainer::starting_from(settings, params, &args.data, validation, args.threads)?
-        }
+        None => match &args.init {
+            Some(path) => {
+                let settings = args.settings();
+                let net = Network::load(path)?;
+                let params = dequantise(&net, settings.hidden, settings.buckets, settings.seed)
+                    .map_err(|e| format!("--init {}: {e}", path.display()))?;
+                Trainer::starting_from(settings, params, &args.data, validation, args.threads)?
+            }
+            None => Trainer::new(args.settings(), &args.data, validation, args.threads)?,
+        },
     };
     let s = trainer.settings().clone();
     println!(

@@ -71,7 +71,7 @@ impl Layout {
     }
 
     /// Where output bucket `bucket`'s `2 * hidden` weights start, and where its bias is.
-    fn bucket(self, bucket: usize) -> (usize, usize) {
+    pub fn bucket(self, bucket: usize) -> (usize, usize) {
         (
             self.out_weights() + bucket * 2 * self.hidden,
             self.out_bias() + bucket,

@@ -106,7 +106,8 @@ pub fn dequantise(
     for bucket in 0..buckets {
         let source = bucket.min(net.buckets() - 1);
         let file_out = &net.out_weights()[source * 2 * from..][..2 * from];
-        let out = &mut w[layout.out_weights() + bucket * 2 * hidden..][..2 * hidden];
+        let (out_start, bias) = layout.bucket(bucket);
+        let out = &mut w[out_start..][..2 * hidden];
         out.fill(0.0);
         for (half, file_half) in out
             .chunks_exact_mut(hidden)
@@ -116,7 +117,7 @@ pub fn dequantise(
                 *x = unscale(q, QB);
             }
         }
-        w[layout.out_bias() + bucket] = net.out_bias()[source] as f32 / (QA * QB) as f32;
+        w[bias] = net.out_bias()[source] as f32 / (QA * QB) as f32;
     }
     Ok(params)
 }
