@@ -51,8 +51,9 @@ fn counts(records: &[PackedPosition]) -> HashMap<[u8; 32], usize> {
 /// records datagen wrote for the same games: the labels survive the trip through PGN.
 #[test]
 fn pgn_of_datagen_games_gives_the_same_records() {
-    let dir = common::scratch("data", "pgn");
-    let (data, pgn) = generate(&dir, "21");
+    let scratch = common::scratch("data", "pgn");
+    let dir = scratch.path();
+    let (data, pgn) = generate(dir, "21");
     let converted = dir.join("converted.bin");
     let summary = ok(&["data", "from-pgn", s(&pgn), "--output", s(&converted)]);
     assert!(
@@ -69,7 +70,8 @@ fn pgn_of_datagen_games_gives_the_same_records() {
 /// view and become White's view, and the result labels every record.
 #[test]
 fn a_fastchess_pgn_converts_with_datagen_filters() {
-    let dir = common::scratch("data", "fastchess");
+    let scratch = common::scratch("data", "fastchess");
+    let dir = scratch.path();
     let out = dir.join("sample.bin");
     let summary = ok(&[
         "data",
@@ -107,7 +109,8 @@ fn a_fastchess_pgn_converts_with_datagen_filters() {
 /// in UTF-8 does: the bad byte costs nothing (it used to refuse the whole file).
 #[test]
 fn a_latin1_player_name_costs_no_game() {
-    let dir = common::scratch("data", "latin1");
+    let scratch = common::scratch("data", "latin1");
+    let dir = scratch.path();
     let mut bytes = std::fs::read("tests/data/fastchess-sample.pgn").unwrap();
     let name = b"cutoff-a";
     let at = bytes.windows(name.len()).position(|w| w == name).unwrap();
@@ -129,8 +132,9 @@ fn a_latin1_player_name_costs_no_game() {
 
 #[test]
 fn text_round_trips_and_shuffles_are_permutations() {
-    let dir = common::scratch("data", "tools");
-    let (data, _) = generate(&dir, "22");
+    let scratch = common::scratch("data", "tools");
+    let dir = scratch.path();
+    let (data, _) = generate(dir, "22");
     let original = common::read_records(&data);
 
     let text = dir.join("data.txt");
@@ -214,8 +218,9 @@ fn text_round_trips_and_shuffles_are_permutations() {
 /// output left behind.
 #[test]
 fn damaged_files_are_refused_by_offset() {
-    let dir = common::scratch("data", "damaged");
-    let (data, _) = generate(&dir, "23");
+    let scratch = common::scratch("data", "damaged");
+    let dir = scratch.path();
+    let (data, _) = generate(dir, "23");
     let mut bytes = std::fs::read(&data).unwrap();
     bytes.truncate(bytes.len() - 3);
     let cut = dir.join("cut.bin");
@@ -231,7 +236,7 @@ fn damaged_files_are_refused_by_offset() {
     );
     assert!(!out_path.exists());
     assert!(
-        std::fs::read_dir(&dir).unwrap().all(|e| !e
+        std::fs::read_dir(dir).unwrap().all(|e| !e
             .unwrap()
             .file_name()
             .to_string_lossy()
@@ -252,7 +257,8 @@ fn damaged_files_are_refused_by_offset() {
 /// who wins does not matter (a search of 3,000 nodes can lose it a rook up).
 #[test]
 fn labels_are_from_whites_view() {
-    let dir = common::scratch("data", "labels");
+    let scratch = common::scratch("data", "labels");
+    let dir = scratch.path();
     let book = dir.join("book.epd");
     std::fs::write(
         &book,

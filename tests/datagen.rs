@@ -42,7 +42,8 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn records_unpack_and_pass_the_filters() {
-    let dir = common::scratch("datagen", "format");
+    let scratch = common::scratch("datagen", "format");
+    let dir = scratch.path();
     let path = dir.join("data.bin");
     let out = datagen(&path, &with(SMALL, &["--seed", "11"]));
     assert!(out.status.success());
@@ -64,11 +65,12 @@ fn records_unpack_and_pass_the_filters() {
 
 #[test]
 fn same_seed_same_file_whatever_the_threads() {
-    let dir = common::scratch("datagen", "determinism");
-    let two = generate(&dir, "a.bin", &with(SMALL, &["--seed", "5"]));
-    let again = generate(&dir, "b.bin", &with(SMALL, &["--seed", "5"]));
+    let scratch = common::scratch("datagen", "determinism");
+    let dir = scratch.path();
+    let two = generate(dir, "a.bin", &with(SMALL, &["--seed", "5"]));
+    let again = generate(dir, "b.bin", &with(SMALL, &["--seed", "5"]));
     let one_thread = generate(
-        &dir,
+        dir,
         "c.bin",
         &[
             "--nodes",
@@ -81,7 +83,7 @@ fn same_seed_same_file_whatever_the_threads() {
             "5",
         ],
     );
-    let other_seed = generate(&dir, "d.bin", &with(SMALL, &["--seed", "6"]));
+    let other_seed = generate(dir, "d.bin", &with(SMALL, &["--seed", "6"]));
     assert!(!two.is_empty());
     assert_eq!(two, again);
     assert_eq!(two, one_thread);
@@ -93,12 +95,13 @@ fn same_seed_same_file_whatever_the_threads() {
 /// and they are not the hand-crafted evaluation's.
 #[test]
 fn a_network_plays_its_own_games() {
-    let dir = common::scratch("datagen", "network");
+    let scratch = common::scratch("datagen", "network");
+    let dir = scratch.path();
     let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/default.nnue");
-    let hand_crafted = generate(&dir, "hce.bin", &with(SMALL, &["--seed", "5", "--hce"]));
-    let embedded = generate(&dir, "nnue.bin", &with(SMALL, &["--seed", "5"]));
+    let hand_crafted = generate(dir, "hce.bin", &with(SMALL, &["--seed", "5", "--hce"]));
+    let embedded = generate(dir, "nnue.bin", &with(SMALL, &["--seed", "5"]));
     let file = generate(
-        &dir,
+        dir,
         "file.bin",
         &with(SMALL, &["--seed", "5", "--eval-file", committed]),
     );
@@ -111,9 +114,10 @@ fn a_network_plays_its_own_games() {
 /// already there), and cuts off a partial record a killed write left.
 #[test]
 fn resuming_appends_new_games() {
-    let dir = common::scratch("datagen", "append");
+    let scratch = common::scratch("datagen", "append");
+    let dir = scratch.path();
     let path = dir.join("data.bin");
-    let first = generate(&dir, "data.bin", &with(SMALL, &["--seed", "3"]));
+    let first = generate(dir, "data.bin", &with(SMALL, &["--seed", "3"]));
     // A write killed half-way through a record.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.extend_from_slice(&[1, 2, 3]);
@@ -139,9 +143,10 @@ fn resuming_appends_new_games() {
 
 #[test]
 fn a_positions_target_stops_after_the_game_that_reaches_it() {
-    let dir = common::scratch("datagen", "positions");
+    let scratch = common::scratch("datagen", "positions");
+    let dir = scratch.path();
     let games = generate(
-        &dir,
+        dir,
         "games.bin",
         &[
             "--nodes",
@@ -156,7 +161,7 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
     );
     let target = 50;
     let positions = generate(
-        &dir,
+        dir,
         "positions.bin",
         &[
             "--nodes",
@@ -179,7 +184,8 @@ fn a_positions_target_stops_after_the_game_that_reaches_it() {
 /// function of their opening, and without them every game here would be the same.
 #[test]
 fn a_book_supplies_the_openings() {
-    let dir = common::scratch("datagen", "book");
+    let scratch = common::scratch("datagen", "book");
+    let dir = scratch.path();
     let book = dir.join("book.epd");
     std::fs::write(
         &book,
@@ -188,7 +194,7 @@ fn a_book_supplies_the_openings() {
     )
     .unwrap();
     let records = generate(
-        &dir,
+        dir,
         "data.bin",
         &with(SMALL, &["--book", book.to_str().unwrap(), "--seed", "2"]),
     );
@@ -199,7 +205,8 @@ fn a_book_supplies_the_openings() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    let dir = common::scratch("datagen", "errors");
+    let scratch = common::scratch("datagen", "errors");
+    let dir = scratch.path();
     let output = dir.join("data.bin");
     let missing = dir.join("no-such-book.epd");
     let empty = dir.join("empty.epd");
@@ -254,7 +261,8 @@ fn bad_arguments_are_refused() {
 /// the run, and the exit is clean.
 #[test]
 fn an_interrupt_leaves_whole_games() {
-    let dir = common::scratch("datagen", "interrupt");
+    let scratch = common::scratch("datagen", "interrupt");
+    let dir = scratch.path();
     let path = dir.join("data.bin");
     let mut child = Command::new(BINARY)
         .arg("datagen")
@@ -281,7 +289,7 @@ fn an_interrupt_leaves_whole_games() {
     let records = common::read_records(&path);
     // The same games, played without interruption, begin the same way.
     let reference = generate(
-        &dir,
+        dir,
         "reference.bin",
         &[
             "--nodes",
@@ -330,7 +338,8 @@ fn genfens(book: &Path, count: usize) -> Vec<String> {
 /// castling rights of such a book, as a Shredder-FEN naming the rooks' files.
 #[test]
 fn genfens_keeps_a_chess960_books_castling_rights() {
-    let dir = common::scratch("datagen", "genfens-frc");
+    let scratch = common::scratch("datagen", "genfens-frc");
+    let dir = scratch.path();
     let book = dir.join("3moves_FRC.epd");
     std::fs::write(
         &book,
@@ -350,7 +359,8 @@ fn genfens_keeps_a_chess960_books_castling_rights() {
 /// random plies, so every answer is two plies past one of the games' ends.
 #[test]
 fn genfens_reads_a_pgn_book() {
-    let dir = common::scratch("datagen", "genfens-pgn");
+    let scratch = common::scratch("datagen", "genfens-pgn");
+    let dir = scratch.path();
     let book = dir.join("Pohl.pgn");
     std::fs::write(
         &book,

@@ -5,6 +5,7 @@
 //! lines, sources in `epd/README.md`). The `#[ignore]`d tests check the full public suites
 //! in the folder `CUTOFF_FULL_SUITES` names (see `tests/suites`); `.ci/run` runs them.
 
+mod common;
 mod suites;
 
 use std::path::{Path, PathBuf};
@@ -136,10 +137,8 @@ fn lct2_impossible_castling_right_is_repaired() {
 /// Runs `cutoff epd` on the BK suite at 200,000 nodes a position with `extra` flags and
 /// returns how many it solved, checked against the JSON report.
 fn bk_solved_at_200k_nodes(extra: &[&str]) -> usize {
-    let dir =
-        std::env::temp_dir().join(format!("cutoff-epd-{}-{}", std::process::id(), extra.len()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join("bk.json");
+    let scratch = common::scratch("epd", "bk");
+    let json = scratch.path().join("bk.json");
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(["epd", "--nodes", "200000", "--jobs", "2", "--json"])
         .arg(&json)
@@ -160,7 +159,6 @@ fn bk_solved_at_200k_nodes(extra: &[&str]) -> usize {
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(doc["files"][0]["positions"], 24);
     assert_eq!(doc["files"][0]["solved"], solved);
-    std::fs::remove_dir_all(&dir).ok();
     solved
 }
 
@@ -347,8 +345,8 @@ mod fuzz {
 /// listed as best), and a folder that cannot be read stops the run before it starts.
 #[test]
 fn syzygy_tables_in_an_epd_run() {
-    let dir = std::env::temp_dir().join(format!("cutoff-epd-syzygy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = common::scratch("epd", "syzygy");
+    let dir = scratch.path();
     let suite = dir.join("krk.epd");
     std::fs::write(
         &suite,
@@ -386,5 +384,4 @@ fn syzygy_tables_in_an_epd_run() {
             missing.display()
         )
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -58,7 +58,8 @@ fn convert(input: &Path, output: &Path) -> Output {
 /// already there) goes on with the same games in both.
 #[test]
 fn games_convert_to_the_records_datagen_writes() {
-    let dir = scratch("games", "round-trip");
+    let scratch = scratch("games", "round-trip");
+    let dir = scratch.path();
     let (records, games, converted) = (dir.join("r.bin"), dir.join("g.bin"), dir.join("c.bin"));
     for (games_target, seed) in [("10", "7"), ("3", "7")] {
         datagen(&records, "records", games_target, seed);
@@ -100,7 +101,8 @@ fn games_convert_to_the_records_datagen_writes() {
 /// appends whole chunks after the others.
 #[test]
 fn a_partial_last_chunk_is_cut_off_on_resume() {
-    let dir = scratch("games", "resume");
+    let scratch = scratch("games", "resume");
+    let dir = scratch.path();
     let games = dir.join("g.bin");
     datagen(&games, "games", "2", "9");
     let whole = std::fs::metadata(&games).unwrap().len();
@@ -131,7 +133,8 @@ fn a_partial_last_chunk_is_cut_off_on_resume() {
 /// appends to it.
 #[test]
 fn a_killed_run_leaves_whole_chunks() {
-    let dir = scratch("games", "kill");
+    let scratch = scratch("games", "kill");
+    let dir = scratch.path();
     let games = dir.join("g.bin");
     let mut child = Command::new(BINARY)
         .args(["datagen", "--output", s(&games), "--format", "games"])
@@ -161,7 +164,8 @@ fn a_killed_run_leaves_whole_chunks() {
 /// games and fail.
 #[test]
 fn a_damaged_chunk_costs_only_its_games() {
-    let dir = scratch("games", "damage");
+    let scratch = scratch("games", "damage");
+    let dir = scratch.path();
     let games = dir.join("g.bin");
     datagen(&games, "games", "20", "4");
     let found = chunks(&games);
@@ -210,7 +214,8 @@ fn a_damaged_chunk_costs_only_its_games() {
 /// the ones the PGN converts to directly, and merging games files copies their chunks.
 #[test]
 fn pgn_converts_to_games() {
-    let dir = scratch("games", "pgn");
+    let scratch = scratch("games", "pgn");
+    let dir = scratch.path();
     let pgn = "tests/data/fastchess-sample.pgn";
     let (records, games, converted, merged) = (
         dir.join("r.bin"),
@@ -249,7 +254,8 @@ fn pgn_converts_to_games() {
 fn manifest_verify_passes_and_fails() {
     let out = ok(&["data", "verify", "tests/data/games-sample.toml"]);
     assert!(out.contains("games-sample.bin: ok"), "{out}");
-    let dir = scratch("games", "manifest");
+    let scratch = scratch("games", "manifest");
+    let dir = scratch.path();
     let copy: PathBuf = dir.join("games-sample.bin");
     let mut bytes = std::fs::read("tests/data/games-sample.bin").unwrap();
     let last = bytes.len() - 1;
@@ -260,7 +266,7 @@ fn manifest_verify_passes_and_fails() {
         "verify",
         "tests/data/games-sample.toml",
         "--dir",
-        s(&dir),
+        s(dir),
     ];
     let e = fails(&args);
     assert!(

@@ -463,8 +463,9 @@ fn charts_have_one_series_per_row() {
     ];
     let tree = |i: usize, depth: u32| (format!("seed {i}"), Synthetic::new(3, depth, i as u64));
     let report = sweep::sweep("tiny", 2, tree, &rows, 1..=3, &Settings::new(1), &|_| {});
-    let dir = std::env::temp_dir().join(format!("cutoff-lab-charts-{}", std::process::id()));
-    let files = plot::write_charts(&report, &dir).expect("charts drawn");
+    let scratch = common::scratch("lab", "charts");
+    let dir = scratch.path();
+    let files = plot::write_charts(&report, dir).expect("charts drawn");
     let names: Vec<String> = files
         .iter()
         .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
@@ -472,7 +473,6 @@ fn charts_have_one_series_per_row() {
     assert_eq!(names, ["nodes.svg", "ebf.svg", "savings.svg"]);
     let text = |name: &str| std::fs::read_to_string(dir.join(name)).expect("SVG written");
     let (nodes, ebf) = (text("nodes.svg"), text("ebf.svg"));
-    let _ = std::fs::remove_dir_all(&dir);
     // A legend entry is an SVG text element of its own: ">name\n</text>".
     let entries = |svg: &str, legend: &str| svg.matches(&format!(">\n{legend}\n</text>")).count();
     for a in rows {
@@ -576,7 +576,8 @@ fn algorithm_names_round_trip() {
 
 #[test]
 fn lab_command_prints_every_row_and_writes_json() {
-    let json_path = std::env::temp_dir().join(format!("cutoff-lab-{}.json", std::process::id()));
+    let scratch = common::scratch("lab", "json");
+    let json_path = scratch.path().join("lab.json");
     let out = std::process::Command::new(common::BINARY)
         .args(["lab", "--depth", "3", "--json"])
         .arg(&json_path)
@@ -600,7 +601,6 @@ fn lab_command_prints_every_row_and_writes_json() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json_path).expect("JSON written"))
             .expect("valid JSON");
-    let _ = std::fs::remove_file(&json_path);
     let rows = doc["positions"][0]["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), Algorithm::ALL.len());
     let minimax = rows[0]["value"].as_i64().unwrap();
@@ -636,15 +636,15 @@ fn lab_command_prints_the_tictactoe_table() {
 
 #[test]
 fn lab_command_sweeps_depths_into_json_and_charts() {
-    let dir = std::env::temp_dir().join(format!("cutoff-lab-sweep-{}", std::process::id()));
+    let scratch = common::scratch("lab", "sweep");
+    let dir = scratch.path();
     let json_path = dir.join("sweep.json");
-    let _ = std::fs::create_dir_all(&dir);
     let out = std::process::Command::new(common::BINARY)
         .args(["lab", "--depths", "1..3", "--algos", "minimax,pvs,engine"])
         .args(["--budget", "2000", "--json"])
         .arg(&json_path)
         .arg("--plot")
-        .arg(&dir)
+        .arg(dir)
         .output()
         .expect("run cutoff lab");
     assert!(
@@ -664,7 +664,6 @@ fn lab_command_sweeps_depths_into_json_and_charts() {
     for chart in ["nodes.svg", "ebf.svg"] {
         assert!(dir.join(chart).exists(), "{chart}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(doc["depths"], serde_json::json!([1, 2, 3]));
     assert_eq!(
         doc["algorithms"],

@@ -355,16 +355,14 @@ fn probe_limit_and_depth_switch_probes_off() {
 /// table is opened, the root falls back to WDL, and the win is still kept.
 #[test]
 fn damaged_dtz_table_falls_back_to_wdl() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("syzygy-damaged-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let scratch = common::scratch("syzygy", "damaged");
+    let dir = scratch.path();
     let wdl_bytes = std::fs::read(data_dir().join("KQvK.rtbw")).expect("KQvK.rtbw");
     std::fs::write(dir.join("KQvK.rtbw"), wdl_bytes).expect("copy");
     let dtz_bytes = std::fs::read(data_dir().join("KQvK.rtbz")).expect("KQvK.rtbz");
     // 16 + 64·k bytes is the size check's idea of a whole table.
     std::fs::write(dir.join("KQvK.rtbz"), &dtz_bytes[..16 + 64 * 4]).expect("cut copy");
-    let tables = engine_tables(&dir);
+    let tables = engine_tables(dir);
     assert_eq!(tables.files(), 2);
     let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
     let board = Board::from_fen(fen, false).expect("FEN");
@@ -380,10 +378,8 @@ fn damaged_dtz_table_falls_back_to_wdl() {
 
 #[test]
 fn load_reports_missing_folders_and_damaged_files() {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("syzygy-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let scratch = common::scratch("syzygy", "load");
+    let dir = scratch.path().to_path_buf();
     let bytes = std::fs::read(data_dir().join("KRvK.rtbz")).expect("KRvK.rtbz");
     std::fs::write(dir.join("KRvK.rtbz"), &bytes[..1000]).expect("truncated copy");
     std::fs::write(dir.join("README.txt"), "not a table").expect("other file");

@@ -1,25 +1,10 @@
 //! `cutoff texel` end to end: determinism across thread counts, a falling loss, a
 //! `cargo fmt`-clean weights file, and bad data refused with its file and line.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// A scratch folder of this test process, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("cutoff-texel-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Labelled positions made from the repository's tactical EPD suites: the score is the
 /// material balance in centipawns plus a small deterministic wobble, the result follows
@@ -90,8 +75,8 @@ fn loss(stdout: &str, prefix: &str) -> f64 {
 
 #[test]
 fn texel_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
-    let scratch = Scratch::new("run");
-    let data = scratch.0.join("data.txt");
+    let scratch = common::scratch("texel", "run");
+    let data = scratch.path().join("data.txt");
     let lines = synthetic_data();
     assert_eq!(lines.len(), 426);
     std::fs::write(&data, lines.join("\n") + "\n").unwrap();
@@ -99,7 +84,7 @@ fn texel_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
 
     let mut outputs = Vec::new();
     for threads in ["1", "2"] {
-        let out_file = scratch.0.join(format!("weights-{threads}.rs"));
+        let out_file = scratch.path().join(format!("weights-{threads}.rs"));
         let run = tune(&[
             data_arg,
             "--epochs",
@@ -160,11 +145,11 @@ fn texel_is_deterministic_lowers_the_loss_and_writes_formatted_source() {
 
 #[test]
 fn texel_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
-    let scratch = Scratch::new("bad");
-    let data = scratch.0.join("bad.txt");
+    let scratch = common::scratch("texel", "bad");
+    let data = scratch.path().join("bad.txt");
     let good = &synthetic_data()[0];
     std::fs::write(&data, format!("{good}\n{good} | 1\n")).unwrap();
-    let out_file = scratch.0.join("weights.rs");
+    let out_file = scratch.path().join("weights.rs");
     std::fs::write(&out_file, "old").unwrap();
     let run = tune(&[
         data.to_str().unwrap(),
@@ -180,7 +165,7 @@ fn texel_refuses_bad_data_with_file_and_line_and_keeps_the_old_file() {
         )
     );
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), "old");
-    assert!(!scratch.0.join("weights.rs.partial").exists());
+    assert!(!scratch.path().join("weights.rs.partial").exists());
 
     // An output that cannot be written is said before the data is read.
     let run = tune(&[

@@ -698,7 +698,8 @@ fn impossible_hash_size_keeps_the_engine_serving() {
 fn arguments_that_are_not_utf8_do_not_crash_the_engine() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
-    let dir = common::scratch("uci", "latin1");
+    let scratch = common::scratch("uci", "latin1");
+    let dir = scratch.path();
     let link = dir.join(OsStr::from_bytes(b"cut\xe9off"));
     std::os::unix::fs::symlink(common::BINARY, &link).unwrap();
     let mut e = Engine::spawn_command(std::process::Command::new(&link));
@@ -1923,8 +1924,8 @@ fn eval_prints_and_keeps_serving() {
 /// had; `UseNNUE` makes the network search, and `eval` shows its score.
 #[test]
 fn eval_file_refuses_bad_files_and_keeps_serving() {
-    let dir = std::env::temp_dir().join(format!("cutoff-uci-nnue-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = common::scratch("uci", "nnue");
+    let dir = scratch.path();
     let missing = dir.join("missing.nnue");
     let garbage = dir.join("garbage.nnue");
     std::fs::write(
@@ -2012,7 +2013,6 @@ fn eval_file_refuses_bad_files_and_keeps_serving() {
     e.send("setoption name UseNNUE value false");
     search(&mut e, &board(MIDDLEGAME, false, &[]), "go depth 5");
     e.quit();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The network is the default evaluation from the first search on: a fresh engine searches
@@ -2326,15 +2326,6 @@ fn syzygy_dir() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy").to_string()
 }
 
-/// A fresh folder for one test's files.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("uci-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
 /// Sends `setoption name SyzygyPath value {path}`: the lines it answers, then `readyok`
 /// to `isready` (the engine keeps serving whatever the path held).
 fn set_syzygy_path(e: &mut Engine, path: &str) -> Vec<String> {
@@ -2383,7 +2374,8 @@ fn syzygy_path_reports_the_tables_found() {
 #[test]
 fn syzygy_path_problems_are_reported_and_the_engine_serves_on() {
     let mut e = Engine::spawn();
-    let missing = scratch_dir("syzygy-missing").join("no-such-folder");
+    let scratch = common::scratch("uci", "syzygy");
+    let missing = scratch.path().join("no-such-folder");
     let missing = missing.display().to_string();
     assert_eq!(
         set_syzygy_path(&mut e, &missing),
@@ -2391,13 +2383,15 @@ fn syzygy_path_problems_are_reported_and_the_engine_serves_on() {
             "info string error: Syzygy: cannot read {missing} (no such folder), 0 tables found there"
         )]
     );
-    let empty = scratch_dir("syzygy-empty").display().to_string();
+    let empty_folder = common::scratch("uci", "syzygy-empty");
+    let empty = empty_folder.path().display().to_string();
     assert_eq!(
         set_syzygy_path(&mut e, &empty),
         [format!("info string Syzygy: 0 tables found in {empty}")]
     );
     // A truncated table next to a good one: the damaged file is named and skipped.
-    let damaged = scratch_dir("syzygy-truncated");
+    let damaged_folder = common::scratch("uci", "syzygy-truncated");
+    let damaged = damaged_folder.path();
     let good = std::fs::read(format!("{}/KQvK.rtbw", syzygy_dir())).expect("KQvK.rtbw");
     std::fs::write(damaged.join("KQvK.rtbw"), &good).expect("copy");
     let dtz = std::fs::read(format!("{}/KQvK.rtbz", syzygy_dir())).expect("KQvK.rtbz");

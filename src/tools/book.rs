@@ -147,10 +147,11 @@ fn index(mut reader: impl BufRead, format: Format) -> std::io::Result<Vec<u64>> 
 mod tests {
     use super::*;
 
+    /// A book of `text` in a file called `name`. The book keeps the file open, so the
+    /// folder may go when this returns.
     fn book(name: &str, text: &str) -> FileBook {
-        let dir = std::env::temp_dir().join(format!("cutoff-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
         FileBook::open(&path).unwrap()
     }
@@ -224,8 +225,8 @@ mod tests {
 
     #[test]
     fn a_book_without_positions_is_refused() {
-        let dir = std::env::temp_dir().join(format!("cutoff-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
         for (name, text) in [
             ("empty.epd", ""),
             ("comments.epd", "# none\n\n"),

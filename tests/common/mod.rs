@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -35,12 +35,13 @@ pub fn ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A scratch folder for one test of `suite`, emptied first.
-pub fn scratch(suite: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-{suite}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A new empty folder for one test of `suite`, named after both; it is removed with
+/// everything in it when the returned value is dropped, whether the test passed or not.
+pub fn scratch(suite: &str, name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cutoff-{suite}-{name}-"))
+        .tempdir()
+        .expect("scratch folder")
 }
 
 /// Every record of a training data file, each checked.

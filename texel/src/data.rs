@@ -270,8 +270,8 @@ mod tests {
     /// A binary file and its text lines load to the same dataset.
     #[test]
     fn records_load_like_their_text() {
-        let dir = std::env::temp_dir().join(format!("cutoff-texel-bin-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let lines = [
             format!("{START} | 25 | 0.5"),
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 | -140 | 0.0"
@@ -295,13 +295,12 @@ mod tests {
         std::fs::write(&binary, &bytes).unwrap();
         let err = Dataset::load(std::slice::from_ref(&binary), &|_| {}).unwrap_err();
         assert!(err.message.contains("truncated"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn load_names_file_and_line() {
-        let dir = std::env::temp_dir().join(format!("cutoff-texel-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let file = dir.join("bad.txt");
         std::fs::write(&file, format!("{START} | 0 | 1.0\n\n{START} | x | 1.0\n")).unwrap();
         let err = Dataset::load(std::slice::from_ref(&file), &|_| {}).unwrap_err();
@@ -315,6 +314,5 @@ mod tests {
         );
         let missing = Dataset::load(&[dir.join("missing.txt")], &|_| {}).unwrap_err();
         assert_eq!(missing.line, 0);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -70,12 +70,12 @@ fn positions(count: usize, seed: u64) -> Vec<(Chess, PackedPosition)> {
     out
 }
 
-/// A temporary folder of the test's own, emptied first.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cutoff-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
+/// A new empty folder of the test's own, removed with its files when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cutoff-train-{name}-"))
+        .tempdir()
+        .expect("temporary folder")
 }
 
 fn write_data(path: &Path, records: &[PackedPosition]) {
@@ -128,8 +128,9 @@ const MEASURED_WITHIN_CP: i16 = 400;
 
 #[test]
 fn learns_material() {
-    let dir = folder("material");
-    let (train_path, validation_path) = material_data(&dir, 20_000, 2_000);
+    let folder = scratch("material");
+    let dir = folder.path();
+    let (train_path, validation_path) = material_data(dir, 20_000, 2_000);
     let mut trainer =
         Trainer::new(settings(16, 12), &[train_path], Some(&validation_path), 2).expect("trainer");
     train(&mut trainer);
@@ -158,8 +159,9 @@ fn learns_material() {
 
 #[test]
 fn same_seed_and_threads_same_weights() {
-    let dir = folder("determinism");
-    let (train_path, _) = material_data(&dir, 3_000, 10);
+    let folder = scratch("determinism");
+    let dir = folder.path();
+    let (train_path, _) = material_data(dir, 3_000, 10);
     let run = |seed| {
         let mut s = settings(8, 2);
         s.seed = seed;
@@ -175,8 +177,9 @@ fn same_seed_and_threads_same_weights() {
 
 #[test]
 fn resume_equals_an_uninterrupted_run() {
-    let dir = folder("resume");
-    let (train_path, validation_path) = material_data(&dir, 3_000, 500);
+    let folder = scratch("resume");
+    let dir = folder.path();
+    let (train_path, validation_path) = material_data(dir, 3_000, 500);
     let data = std::slice::from_ref(&train_path);
     let mut whole = Trainer::new(settings(8, 3), data, Some(&validation_path), 2).expect("trainer");
     train(&mut whole);
@@ -184,7 +187,7 @@ fn resume_equals_an_uninterrupted_run() {
     let mut first = Trainer::new(settings(8, 3), data, Some(&validation_path), 2).expect("trainer");
     first.run_epoch(&mut |_| {}).expect("epoch");
     first.run_epoch(&mut |_| {}).expect("epoch");
-    first.save(&dir).expect("save");
+    first.save(dir).expect("save");
     drop(first);
     let checkpoint = Checkpoint::load(&dir.join(CHECKPOINT_NAME)).expect("checkpoint");
     let mut resumed =
@@ -194,7 +197,8 @@ fn resume_equals_an_uninterrupted_run() {
     assert_eq!(resumed.checkpoint(), whole.checkpoint());
 
     // Another data set (here: another size) is refused.
-    let (other, _) = material_data(&folder("resume-other"), 2_000, 10);
+    let other_folder = scratch("resume-other");
+    let (other, _) = material_data(other_folder.path(), 2_000, 10);
     let checkpoint = Checkpoint::load(&dir.join(CHECKPOINT_NAME)).expect("checkpoint");
     assert!(matches!(
         Trainer::resume(checkpoint, None, &[other], None, 2),
@@ -204,12 +208,13 @@ fn resume_equals_an_uninterrupted_run() {
 
 #[test]
 fn outputs_of_an_epoch() {
-    let dir = folder("outputs");
-    let (train_path, validation_path) = material_data(&dir, 2_000, 200);
+    let folder = scratch("outputs");
+    let dir = folder.path();
+    let (train_path, validation_path) = material_data(dir, 2_000, 200);
     let mut trainer =
         Trainer::new(settings(8, 1), &[train_path], Some(&validation_path), 1).expect("trainer");
     train(&mut trainer);
-    trainer.save(&dir).expect("save");
+    trainer.save(dir).expect("save");
     let net = std::fs::read(dir.join(Trainer::network_name(1))).expect("network file");
     assert_eq!(Network::from_bytes(&net).expect("network").hidden(), 8);
     let svg = std::fs::read_to_string(dir.join(PLOT_NAME)).expect("plot");
@@ -217,7 +222,7 @@ fn outputs_of_an_epoch() {
         svg.starts_with("<svg") && svg.contains("validation"),
         "{svg}"
     );
-    let names: Vec<String> = std::fs::read_dir(&dir)
+    let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tmp"))
@@ -230,8 +235,9 @@ fn outputs_of_an_epoch() {
 /// close to the floats.
 #[test]
 fn quantised_network_matches_the_engine_and_the_floats() {
-    let dir = folder("quantised");
-    let (train_path, _) = material_data(&dir, 5_000, 10);
+    let folder = scratch("quantised");
+    let dir = folder.path();
+    let (train_path, _) = material_data(dir, 5_000, 10);
     for buckets in [1, 8] {
         let mut s = settings(32, 3);
         s.buckets = buckets;
@@ -267,8 +273,9 @@ fn quantised_network_matches_the_engine_and_the_floats() {
 /// refused.
 #[test]
 fn a_run_starts_from_a_network_file() {
-    let dir = folder("init");
-    let (train_path, _) = material_data(&dir, 5_000, 10);
+    let folder = scratch("init");
+    let dir = folder.path();
+    let (train_path, _) = material_data(dir, 5_000, 10);
     let data = std::slice::from_ref(&train_path);
     let mut trainer = Trainer::new(settings(32, 3), data, None, 2).expect("trainer");
     train(&mut trainer);
@@ -311,7 +318,6 @@ fn a_run_starts_from_a_network_file() {
         Trainer::starting_from(wide_settings, mismatched, data, None, 2),
         Err(TrainError::Settings(_))
     ));
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// How far the integer network may stray from the float one, in centipawns. An output
@@ -326,8 +332,9 @@ const QUANTISATION_WORST_CP: f32 = 30.0;
 
 #[test]
 fn bad_files_are_refused() {
-    let dir = folder("refused");
-    let (train_path, _) = material_data(&dir, 100, 10);
+    let folder = scratch("refused");
+    let dir = folder.path();
+    let (train_path, _) = material_data(dir, 100, 10);
     let bytes = std::fs::read(&train_path).unwrap();
     let refused = |name: &str, bytes: &[u8]| -> String {
         let path = dir.join(name);
@@ -390,7 +397,8 @@ fn files_are_one_stream_shuffled_a_buffer_at_a_time() {
     use cutoff_train::loader::{DataSet, Shuffled};
     const FILES: [i16; 2] = [5, 7];
     const BUFFER: u64 = 4;
-    let dir = folder("stream");
+    let folder = scratch("stream");
+    let dir = folder.path();
     let mut paths = Vec::new();
     let mut score = 0;
     for (i, len) in FILES.into_iter().enumerate() {

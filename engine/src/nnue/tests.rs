@@ -745,8 +745,8 @@ fn embedded_network_reads() {
 
 #[test]
 fn files_are_read_or_refused_with_their_path() {
-    let dir = std::env::temp_dir().join(format!("cutoff-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let good = dir.join("good.nnue");
     let net = random_network(8, 21);
     std::fs::write(&good, net.to_bytes()).unwrap();
@@ -766,7 +766,6 @@ fn files_are_read_or_refused_with_their_path() {
         err.starts_with(&format!("cannot read {}: ", missing.display())),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The search evaluates with the network it is given, on every thread, and with the
