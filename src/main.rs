@@ -253,7 +253,7 @@ fn main() -> ExitCode {
         Some(Tool::Train { args }) => train::run(&args),
         Some(Tool::SpsaParams) => {
             for t in params::TUNABLES {
-                println!("{}", t.openbench_line());
+                tools::outln!("{}", t.openbench_line());
             }
             ExitCode::SUCCESS
         }

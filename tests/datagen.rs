@@ -5,7 +5,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::BINARY;
@@ -61,6 +61,34 @@ fn records_unpack_and_pass_the_filters() {
         );
     }
     assert!(records.len() > 20, "only {} records", records.len());
+}
+
+/// A reader that has gone (`cutoff datagen … | head -1`) stops neither the run nor its
+/// file: the report goes nowhere, and the file is the one a run with a reader writes.
+#[test]
+fn a_closed_stdout_does_not_stop_a_run() {
+    let scratch = common::scratch("datagen", "closed-stdout");
+    let dir = scratch.path();
+    let path = dir.join("unread.bin");
+    let mut child = Command::new(BINARY)
+        .arg("datagen")
+        .arg("--output")
+        .arg(&path)
+        .args(with(SMALL, &["--seed", "11"]))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = generate(dir, "read.bin", &with(SMALL, &["--seed", "11"]));
+    assert_eq!(common::read_records(&path), read);
 }
 
 #[test]

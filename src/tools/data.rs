@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -181,8 +181,7 @@ pub fn run(tool: &DataTool) -> ExitCode {
     };
     match result {
         Ok(summary) => {
-            // A closed pipe (`| head`) is no error of ours.
-            let _ = writeln!(std::io::stdout(), "{summary}");
+            outln!("{summary}");
             let skipped = damage.chunks.get();
             if skipped > 0 {
                 eprintln!("cutoff data: {skipped} damaged chunk(s) skipped");

@@ -260,7 +260,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let stop = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(&stop, &output);
 
-    println!(
+    outln!(
         "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({}, {existing} positions there)",
         args.threads,
         args.network.describe(),
@@ -292,7 +292,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let start = Instant::now();
     let (tally, error) = run.play(searchers);
     let elapsed = start.elapsed();
-    println!(
+    outln!(
         "datagen: {} games, {} positions written (of {} plies searched) in {:.1} s \
          ({:.0} positions/s); White wins {}, draws {}, Black wins {}",
         tally.games,
@@ -309,9 +309,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         .iter()
         .map(|(name, count)| format!("{name} {count}"))
         .collect();
-    println!("datagen: endings: {}", endings.join(", "));
+    outln!("datagen: endings: {}", endings.join(", "));
     if stop.load(Ordering::Relaxed) && !tally.reached(target) && error.is_none() {
-        println!("datagen: interrupted; every game written is complete");
+        outln!("datagen: interrupted; every game written is complete");
     }
     match error {
         Some(e) => {

@@ -122,7 +122,7 @@ pub fn run(settings: &EpdRun) -> bool {
             for message in &loaded.messages {
                 match message.strip_prefix("error: ") {
                     Some(problem) => eprintln!("cutoff epd: {problem}"),
-                    None => println!("{message}"),
+                    None => outln!("{message}"),
                 }
             }
             if loaded.failed {
@@ -166,17 +166,17 @@ pub fn run(settings: &EpdRun) -> bool {
             }
         };
         let suite = epd::parse_suite(&text, settings.chess960);
-        println!(
+        outln!(
             "{}: {} positions loaded, {} lines skipped",
             path.display(),
             suite.records.len(),
             suite.errors.len()
         );
         for e in &suite.errors {
-            println!("  line {}: skipped: {}", e.line, e.message);
+            outln!("  line {}: skipped: {}", e.line, e.message);
         }
         for r in suite.records.iter().filter(|r| !r.notes.is_empty()) {
-            println!("  line {}: {}", r.line, r.notes.join("; "));
+            outln!("  line {}: {}", r.line, r.notes.join("; "));
         }
 
         let progress = if std::io::stderr().is_terminal() {
@@ -217,7 +217,7 @@ pub fn run(settings: &EpdRun) -> bool {
                                 bar.set_message(format!("solved {solved}"));
                                 bar.inc(1);
                             }
-                            None => println!("{line}"),
+                            None => outln!("{line}"),
                         }
                         Some(r)
                     },
@@ -274,7 +274,7 @@ fn summary(
     } else {
         100.0 * solved as f64 / judged as f64
     };
-    println!(
+    outln!(
         "{}: solved {solved} / {judged} ({percent:.1} %), {} positions, total time {:.1} s",
         path.display(),
         results.len(),
@@ -295,12 +295,12 @@ fn summary(
         }
     }
     for (name, got, max) in &themes {
-        println!("  {name}: {got} / {max} points");
+        outln!("  {name}: {got} / {max} points");
     }
     if !themes.is_empty() {
         let got: u32 = themes.iter().map(|t| t.1).sum();
         let max: u32 = themes.iter().map(|t| t.2).sum();
-        println!("  STS total: {got} / {max} points");
+        outln!("  STS total: {got} / {max} points");
     }
     json!({
         "file": path.display().to_string(),

@@ -56,7 +56,7 @@ pub fn run(text: &str) -> ExitCode {
     let request = match parse(text) {
         Ok(r) => r,
         Err(e) => {
-            println!("info string error: {e}");
+            outln!("info string error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -65,7 +65,7 @@ pub fn run(text: &str) -> ExitCode {
         Some(path) => match FileBook::open(Path::new(path)) {
             Ok(book) => (Box::new(book), datagen::DEFAULT_BOOK_RANDOM_PLIES),
             Err(e) => {
-                println!("info string error: genfens: {e}");
+                outln!("info string error: genfens: {e}");
                 return ExitCode::from(2);
             }
         },
@@ -74,7 +74,7 @@ pub fn run(text: &str) -> ExitCode {
     let mut searcher = match Searcher::new(GENFENS_HASH_MB) {
         Ok(s) => s,
         Err(e) => {
-            println!("info string error: genfens: {e}");
+            outln!("info string error: genfens: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -84,11 +84,11 @@ pub fn run(text: &str) -> ExitCode {
         random_plies,
         request.seed,
         request.count,
-        &mut |board| println!("info string genfens {}", opening_fen(board)),
+        &mut |board| outln!("info string genfens {}", opening_fen(board)),
     ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            println!("info string error: genfens: {e}");
+            outln!("info string error: genfens: {e}");
             ExitCode::FAILURE
         }
     }

@@ -302,15 +302,15 @@ fn figure(v: Option<f64>, ratio: bool) -> String {
 
 /// The sweep's table: per depth, one line per row.
 fn print_sweep(report: &Report) {
-    println!("{}\n", report.title);
+    outln!("{}\n", report.title);
     for (summaries, reference) in report.summaries.iter().zip(&report.references) {
         let depth = reference.depth;
-        println!(
+        outln!(
             "depth {depth}: uniform tree {} nodes, its Knuth–Moore minimal tree {} (median over positions of the formulas with the root's N)",
             grouped(reference.uniform.round() as u64),
             grouped(reference.knuth_moore.round() as u64)
         );
-        println!(
+        outln!(
             "algorithm            median nodes            25 %–75 %   over budget     EBF  x minimal  x formula"
         );
         for s in summaries {
@@ -319,7 +319,7 @@ fn print_sweep(report: &Report) {
                 figure(s.nodes.q1, false),
                 figure(s.nodes.q3, false)
             );
-            println!(
+            outln!(
                 "{:<18} {:>14} {:>22} {:>7}/{:<5} {:>7} {:>10} {:>10}",
                 s.algorithm.name(),
                 figure(s.nodes.median, false),
@@ -332,16 +332,16 @@ fn print_sweep(report: &Report) {
                 figure(s.vs_formula.median, true),
             );
         }
-        println!();
+        outln!();
     }
     if let Some(savings) = &report.savings {
-        println!(
+        outln!(
             "Nodes as a share of plain alpha-beta's at depth {} (median over positions):",
             savings.depth
         );
         for (algorithm, ratio) in &savings.ratios {
             let share = ratio.map_or("> budget".to_string(), |r| format!("{:.1} %", 100.0 * r));
-            println!("{:<18} {share:>10}", algorithm.name());
+            outln!("{:<18} {share:>10}", algorithm.name());
         }
     }
     let _ = std::io::stdout().flush();
@@ -579,12 +579,12 @@ fn run_position<G: Game>(
     settings: &Settings,
     value_fmt: fn(i32) -> String,
 ) -> Value {
-    println!(
+    outln!(
         "{name}\ndepth {}, quiescence {}\n",
         settings.depth,
         if settings.quiescence { "on" } else { "off" }
     );
-    println!("{HEADER}");
+    outln!("{HEADER}");
     let mut reference = None;
     let mut rows = Vec::new();
     for &algorithm in algorithms {
@@ -603,7 +603,7 @@ fn run_position<G: Game>(
         } else {
             ""
         };
-        println!(
+        outln!(
             "{:<18} {:>7}  {:<8} {:>11} {:>13} {:>13} {:>11} {:>6}  {}{flag}",
             algorithm.name(),
             value_fmt(row.value),
@@ -618,7 +618,7 @@ fn run_position<G: Game>(
         let _ = std::io::stdout().flush();
         rows.push(row_json(&row, settings.depth, algorithm.is_exact(), agrees));
     }
-    println!();
+    outln!();
     json!({ "name": name, "depth": settings.depth, "quiescence": settings.quiescence, "rows": rows })
 }
 
@@ -676,13 +676,13 @@ fn row_json<M>(row: &Row<M>, depth: u32, exact: bool, agrees: Option<bool>) -> V
 
 /// The lecture notes' Table 1 and its continuation: every position with its three rows.
 fn tictactoe_table() -> Value {
-    println!(
+    outln!(
         "Tic-tac-toe, the lecture notes' Table 1: X (human) took the top-left corner, O (bot) \
          to move.\nRoot driver (not counted): each move in row-major order, searched to the \
          end with a fresh full window.\nWin +1, loss -1, draw 0; one node per call of the \
          recursive search.\n"
     );
-    println!(
+    outln!(
         "empty  board        to move  algorithm         value  best     interior     leaves      nodes        time"
     );
     let mut positions = Vec::new();
@@ -690,7 +690,7 @@ fn tictactoe_table() -> Value {
         let mut rows = Vec::new();
         for search in TableSearch::ALL {
             let r = tictactoe::drive(&position, search);
-            println!(
+            outln!(
                 "{:>5}  {}  {:<7}  {:<16} {:>6}  {:<5} {:>11} {:>10} {:>10} {:>11}",
                 position.empty_squares(),
                 position.cells_string(),
@@ -721,7 +721,7 @@ fn tictactoe_table() -> Value {
             "rows": rows,
         }));
     }
-    println!(
+    outln!(
         "\nThe notes report 120,371 (minimax) and 26,725 (alpha-beta) for the first position; \
          alphabeta-notes is their code's alpha-beta, whose `break` leaves only the inner of \
          its row/column loops."

@@ -2,6 +2,18 @@
 //! train, texel, epd, lab, genfens) in a module of its own, with the helpers they share
 //! (network flags, files written under a temporary name, opening books read lazily).
 
+/// `println!` for the tools' reports on stdout. A reader that has gone
+/// (`cutoff datagen … | head -1`) does not stop a tool: its report goes nowhere, and what
+/// it writes to its files is still written. (`println!` would panic there, and a panic
+/// aborts this binary.)
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+pub(crate) use outln;
+
 pub mod book;
 pub mod data;
 pub mod datagen;

@@ -122,7 +122,7 @@ fn texel(args: &TexelArgs) -> ExitCode {
         eprintln!("cutoff texel: no positions in the data");
         return ExitCode::FAILURE;
     }
-    println!("positions: {}", data.len());
+    outln!("positions: {}", data.len());
 
     let settings = Settings {
         lambda: args.lambda,
@@ -132,8 +132,8 @@ fn texel(args: &TexelArgs) -> ExitCode {
     let start = model::engine_params();
     let mut tuner = Tuner::new(&data, settings, start.clone());
     let initial = tuner.loss(&start);
-    println!("K: {:.6}", tuner.k());
-    println!("epoch 0: loss {initial:.8}");
+    outln!("K: {:.6}", tuner.k());
+    outln!("epoch 0: loss {initial:.8}");
 
     let epochs = bar(
         u64::from(args.epochs),
@@ -143,13 +143,13 @@ fn texel(args: &TexelArgs) -> ExitCode {
         let loss = tuner.epoch();
         epochs.inc(1);
         epochs.set_message(format!("loss {loss:.8}"));
-        epochs.suspend(|| println!("epoch {epoch}: loss {loss:.8}"));
+        epochs.suspend(|| outln!("epoch {epoch}: loss {loss:.8}"));
     }
     epochs.finish_and_clear();
 
     let (linear, king_attack) = model::rounded(tuner.params());
     let final_loss = tuner.loss(&model::params_of(&linear, &king_attack));
-    println!("rounded weights: loss {final_loss:.8}");
+    outln!("rounded weights: loss {final_loss:.8}");
     let files: Vec<String> = args.data.iter().map(|f| f.display().to_string()).collect();
     let header = vec![
         "Evaluation weights, tuned by `cutoff texel`.".to_string(),
@@ -173,6 +173,6 @@ fn texel(args: &TexelArgs) -> ExitCode {
         eprintln!("cutoff texel: {e}");
         return ExitCode::FAILURE;
     }
-    println!("wrote {}", args.output.display());
+    outln!("wrote {}", args.output.display());
     ExitCode::SUCCESS
 }

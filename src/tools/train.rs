@@ -174,7 +174,7 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
         },
     };
     let s = trainer.settings().clone();
-    println!(
+    outln!(
         "hidden {}, {} output bucket(s), batch {}, {} batches an epoch, {} epochs, lr {} {}, \
          wdl {}, eval scale {}, seed {}, {} threads",
         s.hidden,
@@ -212,14 +212,14 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
         let validation = loss
             .validation
             .map_or(String::new(), |v| format!(", validation {v:.7}"));
-        println!(
+        outln!(
             "epoch {epoch}/{}: train {:.7}{validation}, {rate:.0} pos/s, wrote {}",
             s.epochs,
             loss.train,
             Trainer::network_name(epoch)
         );
     }
-    println!(
+    outln!(
         "checkpoint {}, loss curves {} in {}",
         CHECKPOINT_NAME,
         PLOT_NAME,
