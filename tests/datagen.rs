@@ -12,14 +12,19 @@ use common::BINARY;
 use cutoff_engine::data::{HEADER_BYTES, PackedPosition, RECORD_BYTES, Reader};
 use cutoff_engine::score::MATE_BOUND;
 
-fn datagen(output: &Path, args: &[&str]) -> Output {
-    Command::new(BINARY)
+/// `cutoff datagen --output OUTPUT ARGS…`, not yet started.
+fn datagen_command(output: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BINARY);
+    command
         .arg("datagen")
         .arg("--output")
         .arg(output)
-        .args(args)
-        .output()
-        .unwrap()
+        .args(args);
+    command
+}
+
+fn datagen(output: &Path, args: &[&str]) -> Output {
+    datagen_command(output, args).output().unwrap()
 }
 
 /// Runs datagen into a new file and returns the file's records.
@@ -70,11 +75,7 @@ fn a_closed_stdout_does_not_stop_a_run() {
     let scratch = common::scratch("datagen", "closed-stdout");
     let dir = scratch.path();
     let path = dir.join("unread.bin");
-    let mut child = Command::new(BINARY)
-        .arg("datagen")
-        .arg("--output")
-        .arg(&path)
-        .args(with(SMALL, &["--seed", "11"]))
+    let mut child = datagen_command(&path, &with(SMALL, &["--seed", "11"]))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -292,16 +293,23 @@ fn an_interrupt_leaves_whole_games() {
     let scratch = common::scratch("datagen", "interrupt");
     let dir = scratch.path();
     let path = dir.join("data.bin");
-    let mut child = Command::new(BINARY)
-        .arg("datagen")
-        .arg("--output")
-        .arg(&path)
-        .args(["--nodes", "300", "--games", "100000", "--threads", "2"])
-        .args(["--seed", "4"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = datagen_command(
+        &path,
+        &[
+            "--nodes",
+            "300",
+            "--games",
+            "100000",
+            "--threads",
+            "2",
+            "--seed",
+            "4",
+        ],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let start = Instant::now();
     while std::fs::metadata(&path).map_or(0, |m| m.len()) <= HEADER_BYTES as u64 {
         assert!(start.elapsed() < common::LONG, "no game written");
