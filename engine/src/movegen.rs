@@ -26,7 +26,11 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     let turn = pos.turn();
     let them = pos.them();
     let occupied = board.occupied();
-    moves.extend(pos.en_passant_moves());
+    // Most positions have no en-passant square; asking shakmaty anyway builds and copies a
+    // whole move list to return it.
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
     let Some(king) = board.king_of(turn) else {
         return;
     };
