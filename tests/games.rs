@@ -1,7 +1,8 @@
 //! The games format end to end, through the real binary: datagen's games convert to the
 //! records datagen writes for the same seed (also across a resumed run), a damaged or
 //! cut chunk costs only its games, PGN converts to games, and the manifest check passes
-//! on the committed sample and fails on a changed or missing file.
+//! on the committed sample and fails on a changed or missing file (naming the command
+//! that remakes a missing one).
 
 mod common;
 
@@ -275,7 +276,12 @@ fn manifest_verify_passes_and_fails() {
     );
     std::fs::remove_file(&copy).unwrap();
     let e = fails(&args);
-    assert!(e.contains("games-sample.bin: MISSING"), "{e}");
+    assert!(
+        e.contains(
+            "games-sample.bin: MISSING (remade by: cutoff datagen --output games-sample.bin"
+        ),
+        "{e}"
+    );
 
     // An entry written by manifest-entry verifies.
     let entry = ok(&[

@@ -221,7 +221,11 @@ pub fn verify(manifest: &Path, dir: Option<&Path>) -> Result<String, String> {
         let name = entry.text("name").map_err(fail)?;
         let path = dir.join(name);
         let verdict = if !path.exists() {
-            "MISSING".to_string()
+            // What the reader needs next is the way back, so it is printed with the loss.
+            format!(
+                "MISSING (remade by: {})",
+                entry.text("command").map_err(fail)?
+            )
         } else {
             match measure(&path) {
                 Ok(file) => {
