@@ -307,3 +307,89 @@ fn manifest_verify_passes_and_fails() {
     let e = fails(&["data", "verify", s(&manifest)]);
     assert!(e.contains("should be a string"), "{e}");
 }
+
+/// The entry of `file` (in `dir`) with `command` as the command that remakes it.
+fn entry_for(file: &Path, command: &str) -> String {
+    ok(&[
+        "data",
+        "manifest-entry",
+        s(file),
+        "--commit",
+        "this",
+        "--network",
+        "embedded",
+        "--nodes",
+        "400",
+        "--seeds",
+        "17",
+        "--command",
+        command,
+    ])
+}
+
+/// `data remake` makes a missing file again by its entry's command, byte for byte
+/// (datagen's games do not depend on the thread count: the file was made with two
+/// threads, the command uses one), in the manifest's order so that a file converted
+/// from another follows it; it leaves present files alone, refuses by name a command
+/// that is not plain `cutoff` arguments and a file the manifest does not list, and keeps
+/// aside a remade file whose counts are not its entry's.
+#[test]
+fn manifest_remake_makes_missing_files_again() {
+    let scratch = scratch("games", "remake");
+    let dir = scratch.path();
+    let games = dir.join("r.games");
+    let records = dir.join("r.bin");
+    datagen(&games, "games", "2", "17");
+    assert!(convert(&games, &records).status.success());
+    let manifest = dir.join("data.toml");
+    let command = "cutoff datagen --output r.games --format games --games 2 --nodes 400 --threads 1 --seed 17";
+    let text = format!(
+        "{}\n\n{}\n",
+        entry_for(&games, command),
+        entry_for(&records, "cutoff data convert r.games --output r.bin")
+    );
+    let write_manifest = |games_command: &str| {
+        std::fs::write(&manifest, text.replace(command, games_command)).unwrap();
+    };
+    write_manifest(command);
+    let (games_bytes, records_bytes) = (
+        std::fs::read(&games).unwrap(),
+        std::fs::read(&records).unwrap(),
+    );
+    std::fs::remove_file(&games).unwrap();
+    std::fs::remove_file(&records).unwrap();
+
+    let out = ok(&["data", "remake", s(&manifest)]);
+    assert!(
+        out.contains("r.games: remade, ok") && out.contains("r.bin: remade, ok"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&games).unwrap(), games_bytes);
+    assert_eq!(std::fs::read(&records).unwrap(), records_bytes);
+    let out = ok(&["data", "remake", s(&manifest), "r.bin"]);
+    assert!(out.contains("r.bin: present, left as it is"), "{out}");
+    assert!(!out.contains("r.games"), "{out}");
+
+    let e = fails(&["data", "remake", s(&manifest), "other.bin"]);
+    assert!(e.contains("other.bin: not in"), "{e}");
+    write_manifest("cutoff datagen --output r.games --seed 17, stopped by SIGTERM after 2 games");
+    std::fs::remove_file(&games).unwrap();
+    let e = fails(&["data", "remake", s(&manifest), "r.games"]);
+    assert!(
+        e.contains("r.games: NOT REMADE: its command is not plain arguments"),
+        "{e}"
+    );
+    assert!(!games.exists());
+
+    // A run that writes fewer games than the entry's (as a stopped one would) is kept
+    // aside, not taken for the file.
+    write_manifest(
+        "cutoff datagen --output r.games --format games --games 1 --nodes 400 --threads 1 --seed 17",
+    );
+    let e = fails(&["data", "remake", s(&manifest), "r.games"]);
+    assert!(
+        e.contains("r.games: NOT REMADE: the remade file differs") && e.contains("r.games.remake"),
+        "{e}"
+    );
+    assert!(!games.exists());
+}

@@ -2,7 +2,7 @@
 //! `cutoff_engine::data` and the games of `cutoff_engine::games`, told apart by their
 //! magic): statistics, conversion from games to records, from and to the tuner's text
 //! lines and from PGN, merging, deduplication, shuffling larger than memory, splitting
-//! off a validation set, and checking files against a manifest.
+//! off a validation set, and checking files against a manifest or remaking them by it.
 //!
 //! Every tool writes its output to a temporary file beside the target and renames it
 //! when done, so an interrupted run leaves either the whole output or none. A damaged
@@ -123,6 +123,18 @@ pub enum DataTool {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+    /// Makes again the files of a manifest that are missing, each by its entry's
+    /// command (run by this binary, in the files' folder), and checks each against its
+    /// entry. The remade file is the lost one only where this binary searches as the
+    /// entry's commit did (the same Bench) with the entry's network.
+    Remake {
+        manifest: PathBuf,
+        /// Folder the files are in (default: the manifest's).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Only these files (names as in the manifest).
+        names: Vec<String>,
+    },
     /// A data file's manifest entry (its counts and sha256 measured, the provenance as
     /// given), printed for appending to the manifest.
     ManifestEntry(manifest::EntryArgs),
@@ -177,6 +189,11 @@ pub fn run(tool: &DataTool) -> ExitCode {
             seed,
         } => split(input, train, validation_output, *validation, *seed, &damage),
         DataTool::Verify { manifest, dir } => manifest::verify(manifest, dir.as_deref()),
+        DataTool::Remake {
+            manifest,
+            dir,
+            names,
+        } => manifest::remake(manifest, dir.as_deref(), names),
         DataTool::ManifestEntry(args) => manifest::entry(args),
     };
     match result {

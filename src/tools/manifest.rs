@@ -1,13 +1,15 @@
 //! The data manifest (`engine/nets/data.toml`): each training data file with what
 //! identifies it (size, sha256, format, positions, games) and what remakes it (commit,
 //! network, node budget, seeds, command). `cutoff data verify` checks files against it;
-//! `cutoff data manifest-entry` measures a file and prints its entry.
+//! `cutoff data remake` runs the commands of the files that are missing; `cutoff data
+//! manifest-entry` measures a file and prints its entry.
 //!
 //! The manifest is TOML, of which this reads what it writes: `[[file]]` tables of
 //! `key = "string"` and `key = integer` lines, and `#` comments.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use clap::Args;
 use cutoff_engine::games::Format;
@@ -199,21 +201,28 @@ fn differences(entry: &Entry, file: &Measured) -> Result<Vec<String>, String> {
     Ok(found)
 }
 
-/// `cutoff data verify`: every file the manifest lists, checked.
-pub fn verify(manifest: &Path, dir: Option<&Path>) -> Result<String, String> {
+/// The manifest's entries and the folder their files are in (`dir`, else the
+/// manifest's own).
+fn load(manifest: &Path, dir: Option<&Path>) -> Result<(Vec<Entry>, PathBuf), String> {
     let text =
         std::fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let entries = parse(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let dir = dir.map_or_else(
+        || manifest.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        Path::to_path_buf,
+    );
+    Ok((entries, dir))
+}
+
+/// `cutoff data verify`: every file the manifest lists, checked.
+pub fn verify(manifest: &Path, dir: Option<&Path>) -> Result<String, String> {
+    let (entries, dir) = load(manifest, dir)?;
     if entries.is_empty() {
         return Ok(format!(
             "{}: no [[file]] entry, nothing to check",
             manifest.display()
         ));
     }
-    let dir = dir.map_or_else(
-        || manifest.parent().unwrap_or(Path::new(".")).to_path_buf(),
-        Path::to_path_buf,
-    );
     let mut report = String::new();
     let mut bad = 0;
     for entry in &entries {
@@ -258,6 +267,122 @@ pub fn verify(manifest: &Path, dir: Option<&Path>) -> Result<String, String> {
         entries.len(),
         manifest.display()
     );
+    Ok(report)
+}
+
+/// The arguments of an entry's command for this binary, its output renamed to
+/// `partial`: the command must be `cutoff` and plain words (no quoting, no shell), and
+/// its `--output` must be the entry's file.
+fn remake_arguments(command: &str, name: &str, partial: &str) -> Result<Vec<String>, String> {
+    let mut words = command.split_whitespace();
+    if words.next() != Some("cutoff") {
+        return Err("its command is not a cutoff command".into());
+    }
+    let mut arguments: Vec<String> = words.map(str::to_string).collect();
+    if let Some(word) = arguments
+        .iter()
+        .find(|w| w.contains(['"', '\'', '\\', ';', '|', '&', '$', '(', ')', '<', '>', ',']))
+    {
+        return Err(format!("its command is not plain arguments ('{word}')"));
+    }
+    let output = arguments
+        .iter()
+        .position(|w| w == "--output")
+        .and_then(|i| arguments.get_mut(i + 1))
+        .filter(|w| *w == name)
+        .ok_or_else(|| format!("its command's --output is not {name}"))?;
+    *output = partial.to_string();
+    Ok(arguments)
+}
+
+/// Remakes one missing file by its entry's command, run by this binary in `dir`, into a
+/// temporary file that becomes the file only once its format, positions and games are
+/// the entry's. Returns the file's verdict.
+fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<String, String> {
+    let partial = format!("{name}.remake");
+    let arguments = remake_arguments(entry.text("command")?, name, &partial)?;
+    let partial_path = dir.join(&partial);
+    // A remake starts from nothing: a datagen run appending to a file left by an
+    // interrupted remake would seed its games differently.
+    if partial_path.exists() {
+        std::fs::remove_file(&partial_path)
+            .map_err(|e| format!("{}: {e}", partial_path.display()))?;
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("this binary's path: {e}"))?;
+    eprintln!("cutoff data remake: {name}: cutoff {}", arguments.join(" "));
+    let status = Command::new(exe)
+        .args(&arguments)
+        .current_dir(dir)
+        .status()
+        .map_err(|e| format!("cannot run its command: {e}"))?;
+    if !status.success() {
+        return Err(format!("its command failed ({status})"));
+    }
+    let file = measure(&partial_path)?;
+    let found = differences(entry, &file)?;
+    // A stopped datagen run exits normally: only a file with the entry's counts is one.
+    let counts_differ = found
+        .iter()
+        .any(|d| !d.starts_with("sha256") && !d.starts_with("bytes"));
+    if counts_differ {
+        return Err(format!(
+            "the remade file differs ({}); left as {partial}",
+            found.join(", ")
+        ));
+    }
+    std::fs::rename(&partial_path, dir.join(name))
+        .map_err(|e| format!("{}: {e}", partial_path.display()))?;
+    Ok(if found.is_empty() {
+        "remade, ok".to_string()
+    } else {
+        format!(
+            "remade, MISMATCH: {} (a file remade by another version has the same games and \
+             another generator in its header: check, then enter it again with manifest-entry)",
+            found.join(", ")
+        )
+    })
+}
+
+/// `cutoff data remake`: the missing files of a manifest (or of `only`, by name) made
+/// again by their entries' commands, in the manifest's order (so a file made from
+/// another comes after it).
+pub fn remake(manifest: &Path, dir: Option<&Path>, only: &[String]) -> Result<String, String> {
+    let (entries, dir) = load(manifest, dir)?;
+    let names = entries
+        .iter()
+        .map(|entry| {
+            entry
+                .text("name")
+                .map_err(|e| format!("{}: entry at line {}: {e}", manifest.display(), entry.line))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(unknown) = only.iter().find(|n| !names.contains(&n.as_str())) {
+        return Err(format!("{unknown}: not in {}", manifest.display()));
+    }
+    let mut report = String::new();
+    let mut bad = 0;
+    for (entry, name) in entries.iter().zip(names) {
+        if !only.is_empty() && !only.iter().any(|n| n == name) {
+            continue;
+        }
+        let verdict = if dir.join(name).exists() {
+            "present, left as it is".to_string()
+        } else {
+            remake_file(entry, name, &dir).unwrap_or_else(|e| {
+                bad += 1;
+                format!("NOT REMADE: {e}")
+            })
+        };
+        if verdict.contains("MISMATCH") {
+            bad += 1;
+        }
+        let _ = writeln!(report, "{name}: {verdict}");
+    }
+    if bad > 0 {
+        eprint!("{report}");
+        return Err(format!("{bad} file(s) not remade as listed"));
+    }
+    let _ = write!(report, "every file listed is in {}", dir.display());
     Ok(report)
 }
 
