@@ -297,8 +297,8 @@ fn remake_arguments(command: &str, name: &str, partial: &str) -> Result<Vec<Stri
 
 /// Remakes one missing file by its entry's command, run by this binary in `dir`, into a
 /// temporary file that becomes the file only once its format, positions and games are
-/// the entry's. Returns the file's verdict.
-fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<String, String> {
+/// the entry's. Returns what still differs from the entry (nothing when it is the file).
+fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<Vec<String>, String> {
     let partial = format!("{name}.remake");
     let arguments = remake_arguments(entry.text("command")?, name, &partial)?;
     let partial_path = dir.join(&partial);
@@ -334,15 +334,7 @@ fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<String, String> 
     }
     std::fs::rename(&partial_path, dir.join(name))
         .map_err(|e| format!("{}: {e}", partial_path.display()))?;
-    Ok(if found.is_empty() {
-        "remade, ok".to_string()
-    } else {
-        format!(
-            "remade, MISMATCH: {} (a file remade by another version has the same games and \
-             another generator in its header: check, then enter it again with manifest-entry)",
-            found.join(", ")
-        )
-    })
+    Ok(found)
 }
 
 /// `cutoff data remake`: the missing files of a manifest (or of `only`, by name) made
@@ -370,14 +362,23 @@ pub fn remake(manifest: &Path, dir: Option<&Path>, only: &[String]) -> Result<St
         let verdict = if dir.join(name).exists() {
             "present, left as it is".to_string()
         } else {
-            remake_file(entry, name, &dir).unwrap_or_else(|e| {
-                bad += 1;
-                format!("NOT REMADE: {e}")
-            })
+            match remake_file(entry, name, &dir) {
+                Ok(found) if found.is_empty() => "remade, ok".to_string(),
+                Ok(found) => {
+                    bad += 1;
+                    format!(
+                        "remade, MISMATCH: {} (a file remade by another version has the same \
+                         games and another generator in its header: check, then enter it \
+                         again with manifest-entry)",
+                        found.join(", ")
+                    )
+                }
+                Err(e) => {
+                    bad += 1;
+                    format!("NOT REMADE: {e}")
+                }
+            }
         };
-        if verdict.contains("MISMATCH") {
-            bad += 1;
-        }
         let _ = writeln!(report, "{name}: {verdict}");
     }
     if bad > 0 {
