@@ -123,7 +123,7 @@ enum Tool {
     /// UCI options).
     SpsaParams,
     /// Training data tools: stats, convert, from-text, to-text, from-pgn, merge, dedup,
-    /// shuffle, split, verify, manifest-entry.
+    /// shuffle, split, verify, manifest-entry, remake.
     Data {
         #[command(subcommand)]
         tool: data::DataTool,
