@@ -984,6 +984,35 @@ fn go_depth_reports_ordered_info_and_one_legal_bestmove() {
     e.quit();
 }
 
+/// A best move that repeats a position for the third time ends the game: the line shown
+/// ends with it and no ponder move follows, even when the table holds a reply (fastchess
+/// warned of lines that went on past the repetition).
+#[test]
+fn a_move_that_repeats_a_third_time_ends_the_line() {
+    // Black to move; then the kings walk f2-f1, h2-h1, f1-f2, h1-h2 twice, short of the
+    // last step, which is White's one legal move (g1 and g2 touch the black king).
+    const REPEATED: &str = "8/8/8/p7/P7/8/5k1K/8 b - - 0 1";
+    let moves = ["f2f1", "h2h1", "f1f2", "h1h2", "f2f1", "h2h1", "f1f2"];
+    let mut e = Engine::spawn();
+    // A search from the position before it, the first time round, leaves the repeated
+    // position's best reply in the table (the root itself is not stored).
+    let before = &moves[..3];
+    e.send(&format!(
+        "position fen {REPEATED} moves {}",
+        before.join(" ")
+    ));
+    search(&mut e, &board(REPEATED, false, before), "go depth 6");
+    e.send(&format!(
+        "position fen {REPEATED} moves {}",
+        moves.join(" ")
+    ));
+    let s = search(&mut e, &board(REPEATED, false, &moves), "go depth 6");
+    assert_eq!(s.best, "h1h2");
+    assert_eq!(s.ponder, None, "{s:?}");
+    assert_eq!(s.infos.last().unwrap().pv, ["h1h2"], "{s:?}");
+    e.quit();
+}
+
 #[test]
 fn go_nodes_and_odd_parameters() {
     let mut e = Engine::spawn();

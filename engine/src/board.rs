@@ -420,6 +420,16 @@ impl Board {
         self.top().pos.halfmoves() >= 100
     }
 
+    /// A draw the search scores without looking further, `plies_from_root` plies into
+    /// it: a repetition ([`is_repetition`](Self::is_repetition)), insufficient material,
+    /// or the fifty-move rule (unless the hundredth half-move mated).
+    #[inline]
+    pub fn is_rule_draw(&self, plies_from_root: usize) -> bool {
+        self.is_repetition(plies_from_root)
+            || self.is_insufficient_material()
+            || (self.is_fifty_move_draw() && !(self.in_check() && self.legal_moves().is_empty()))
+    }
+
     /// Neither side can possibly checkmate.
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {

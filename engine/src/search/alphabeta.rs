@@ -160,14 +160,11 @@ pub(super) fn alphabeta<const PV: bool>(
 
     // Step 1. Draws by repetition, the fifty-move rule and insufficient material, also
     // right at the horizon (quiescence looks only for insufficient material).
-    let board = &td.board;
-    let in_check = board.in_check();
-    if board.is_repetition(ply)
-        || board.is_insufficient_material()
-        || (board.is_fifty_move_draw() && !(in_check && board.legal_moves().is_empty()))
-    {
+    if td.board.is_rule_draw(ply) {
         return DRAW;
     }
+    let board = &td.board;
+    let in_check = board.in_check();
 
     // Step 2. Horizon: resolve captures with quiescence.
     if depth <= 0 {

@@ -444,17 +444,22 @@ fn root_search(
 
 /// A best line that ends after its first move (a root fail-high that was not searched
 /// again, a search stopped early) gets the reply the table holds, if it is legal: the
-/// move to ponder on.
+/// move to ponder on. Not when the move draws by rule: the game ends there, and a line
+/// going on past a threefold repetition is one a GUI warns of.
 fn add_ponder_move(td: &mut ThreadData, shared: &SharedState) {
     let Some(best) = td.root_moves.first().filter(|rm| rm.pv.len() == 1) else {
         return;
     };
     td.board.make(best.mv);
-    let reply = shared
-        .tt
-        .probe(td.board.key(), 1, td.board.pos().halfmoves())
-        .filter(|hit| hit.packed_move != 0)
-        .and_then(|hit| td.board.unpack(hit.packed_move));
+    let reply = if td.board.is_rule_draw(1) {
+        None
+    } else {
+        shared
+            .tt
+            .probe(td.board.key(), 1, td.board.pos().halfmoves())
+            .filter(|hit| hit.packed_move != 0)
+            .and_then(|hit| td.board.unpack(hit.packed_move))
+    };
     td.board.unmake();
     if let Some(reply) = reply {
         td.root_moves[0].pv.push(reply);
