@@ -13,6 +13,7 @@
 //! properties of game trees" (1996) for enhanced transposition cutoffs.
 
 use std::cmp::Reverse;
+use std::ops::ControlFlow;
 
 use super::{Game, INF, Lab};
 
@@ -34,6 +35,30 @@ pub fn horizon<G: Game>(s: &mut Lab<G>, ply: u32, alpha: i32, beta: i32) -> i32 
     s.game
         .outcome(&moves, ply)
         .unwrap_or_else(|| s.game.evaluate())
+}
+
+/// What every depth-first search does first: unwind with 0 once the budget is spent,
+/// hand over to [`horizon`] where the depth runs out, and score a finished game as a leaf
+/// (each a `Break` with the node's value); else `Continue` with the moves to search.
+fn expand<G: Game>(
+    s: &mut Lab<G>,
+    depth: u32,
+    ply: u32,
+    alpha: i32,
+    beta: i32,
+) -> ControlFlow<i32, Vec<G::Move>> {
+    if s.over_budget() {
+        return ControlFlow::Break(0);
+    }
+    if depth == 0 {
+        return ControlFlow::Break(horizon(s, ply, alpha, beta));
+    }
+    let moves = s.game.moves();
+    if let Some(v) = s.game.outcome(&moves, ply) {
+        s.stats.leaves += 1;
+        return ControlFlow::Break(v);
+    }
+    ControlFlow::Continue(moves)
 }
 
 /// Quiescence search, fail-soft: the side to move may stand pat on the static value or try
@@ -84,17 +109,10 @@ pub fn quiesce<G: Game>(s: &mut Lab<G>, ply: u32, mut alpha: i32, beta: i32) -> 
 /// quiescence on, each horizon node's value is its quiescence value, searched with the
 /// full window (an exhaustive capture tree, without alpha-beta, would explode).
 pub fn minimax<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> i32 {
-    if s.over_budget() {
-        return 0;
-    }
-    if depth == 0 {
-        return horizon(s, ply, -INF, INF);
-    }
-    let moves = s.game.moves();
-    if let Some(v) = s.game.outcome(&moves, ply) {
-        s.stats.leaves += 1;
-        return v;
-    }
+    let moves = match expand(s, depth, ply, -INF, INF) {
+        ControlFlow::Continue(moves) => moves,
+        ControlFlow::Break(value) => return value,
+    };
     s.stats.interior += 1;
     let mut best = -INF;
     for m in moves {
@@ -117,17 +135,10 @@ pub fn minimax<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32) -> i32 {
 /// the position (a cutoff: its remaining moves are never searched), and the result is
 /// clamped to the window.
 pub fn alphabeta<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
-    if s.over_budget() {
-        return 0;
-    }
-    if depth == 0 {
-        return horizon(s, ply, alpha, beta);
-    }
-    let moves = s.game.moves();
-    if let Some(v) = s.game.outcome(&moves, ply) {
-        s.stats.leaves += 1;
-        return v;
-    }
+    let moves = match expand(s, depth, ply, alpha, beta) {
+        ControlFlow::Continue(moves) => moves,
+        ControlFlow::Break(value) => return value,
+    };
     s.stats.interior += 1;
     for m in moves {
         s.game.make(m);
@@ -156,17 +167,10 @@ pub fn alphabeta_failsoft<G: Game>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    if s.over_budget() {
-        return 0;
-    }
-    if depth == 0 {
-        return horizon(s, ply, alpha, beta);
-    }
-    let moves = s.game.moves();
-    if let Some(v) = s.game.outcome(&moves, ply) {
-        s.stats.leaves += 1;
-        return v;
-    }
+    let moves = match expand(s, depth, ply, alpha, beta) {
+        ControlFlow::Continue(moves) => moves,
+        ControlFlow::Break(value) => return value,
+    };
     s.stats.interior += 1;
     let mut best = -INF;
     for m in moves {
@@ -239,17 +243,10 @@ pub fn alphabeta_ordered<G: Game>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    if s.over_budget() {
-        return 0;
-    }
-    if depth == 0 {
-        return horizon(s, ply, alpha, beta);
-    }
-    let moves = s.game.moves();
-    if let Some(v) = s.game.outcome(&moves, ply) {
-        s.stats.leaves += 1;
-        return v;
-    }
+    let moves = match expand(s, depth, ply, alpha, beta) {
+        ControlFlow::Continue(moves) => moves,
+        ControlFlow::Break(value) => return value,
+    };
     let key = s.game.key();
     // A bound from an earlier search of this position to this depth may settle it.
     if s.enhance.table
@@ -299,17 +296,10 @@ pub fn alphabeta_ordered<G: Game>(
 /// and is searched again with the full window. With `s.enhance.etc`, enhanced transposition
 /// cutoffs are tried before any move is searched.
 pub fn pvs<G: Game>(s: &mut Lab<G>, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
-    if s.over_budget() {
-        return 0;
-    }
-    if depth == 0 {
-        return horizon(s, ply, alpha, beta);
-    }
-    let moves = s.game.moves();
-    if let Some(v) = s.game.outcome(&moves, ply) {
-        s.stats.leaves += 1;
-        return v;
-    }
+    let moves = match expand(s, depth, ply, alpha, beta) {
+        ControlFlow::Continue(moves) => moves,
+        ControlFlow::Break(value) => return value,
+    };
     let key = s.game.key();
     if s.enhance.table && ply > 0 {
         if let Some(v) = s.table.cutoff(key, depth, ply, alpha, beta) {
