@@ -1,6 +1,6 @@
 //! The games format end to end, through the real binary: datagen's games convert to the
-//! records datagen writes for the same seed (also across a resumed run), a damaged or
-//! cut chunk costs only its games, PGN converts to games, and the manifest check passes
+//! records datagen writes for the same seed, a resumed run leaves the file one run would
+//! have written, a damaged or cut chunk costs only its games, PGN converts to games, and the manifest check passes
 //! on the committed sample and fails on a changed or missing file (naming the command
 //! that remakes a missing one).
 
@@ -55,25 +55,22 @@ fn convert(input: &Path, output: &Path) -> Output {
 }
 
 /// The same seed gives the same games in both formats, so converting the games gives
-/// the records file byte for byte, and a resumed run (the seed mixed with the positions
-/// already there) goes on with the same games in both.
+/// the records file byte for byte.
 #[test]
 fn games_convert_to_the_records_datagen_writes() {
     let scratch = scratch("games", "round-trip");
     let dir = scratch.path();
     let (records, games, converted) = (dir.join("r.bin"), dir.join("g.bin"), dir.join("c.bin"));
-    for (games_target, seed) in [("10", "7"), ("3", "7")] {
-        datagen(&records, "records", games_target, seed);
-        datagen(&games, "games", games_target, seed);
-    }
+    datagen(&records, "records", "10", "7");
+    datagen(&games, "games", "10", "7");
     assert!(convert(&games, &converted).status.success());
     assert_eq!(
         std::fs::read(&converted).unwrap(),
         std::fs::read(&records).unwrap()
     );
-    // 10 games in chunks of 8, then 3: three chunks.
+    // 10 games in chunks of 8: two chunks.
     let found = chunks(&games);
-    assert_eq!(found.iter().map(|c| c.games).collect::<Vec<_>>(), [8, 2, 3]);
+    assert_eq!(found.iter().map(|c| c.games).collect::<Vec<_>>(), [8, 2]);
     let positions: u64 = found.iter().map(|c| u64::from(c.positions)).sum();
     assert_eq!(positions, read_records(&records).len() as u64);
     // The games format keeps a position in well under 8 bytes.
@@ -98,8 +95,30 @@ fn games_convert_to_the_records_datagen_writes() {
     assert!(e.contains("holds records, not games"), "{e}");
 }
 
+/// A run stopped and resumed with the same seed, however often, leaves the file one run
+/// of all the games writes: the numbering goes on where the file stops, and a last chunk
+/// written short (here 5 games, then 2) is gathered again and completed.
+#[test]
+fn a_resumed_run_writes_what_one_run_writes() {
+    let scratch = scratch("games", "resumed");
+    let dir = scratch.path();
+    let (once, resumed) = (dir.join("once.bin"), dir.join("resumed.bin"));
+    datagen(&once, "games", "12", "7");
+    for games in ["5", "5", "2"] {
+        datagen(&resumed, "games", games, "7");
+    }
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&once).unwrap()
+    );
+    assert_eq!(
+        chunks(&resumed).iter().map(|c| c.games).collect::<Vec<_>>(),
+        [8, 4]
+    );
+}
+
 /// A kill inside a chunk's write leaves a partial chunk: the next run cuts it off and
-/// appends whole chunks after the others.
+/// goes on from the whole chunks before it.
 #[test]
 fn a_partial_last_chunk_is_cut_off_on_resume() {
     let scratch = scratch("games", "resume");
@@ -125,9 +144,11 @@ fn a_partial_last_chunk_is_cut_off_on_resume() {
     assert!(out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("cutting off a partial chunk"), "{e}");
+    // The 2 games' chunk, reopened, now holds the third game too.
     let found = chunks(&games);
-    assert_eq!(found.len(), 2);
-    assert_eq!(found[1].offset, whole);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].offset, found[0].games), (HEADER_BYTES as u64, 3));
+    assert!(std::fs::metadata(&games).unwrap().len() > whole);
 }
 
 /// A kill at any moment leaves whole chunks: the file reads without damage, and a run
@@ -153,11 +174,36 @@ fn a_killed_run_leaves_whole_chunks() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
-    let before = chunks(&games).len();
-    assert!(before > 0);
+    let before = chunks(&games);
+    assert!(!before.is_empty());
     ok(&["data", "stats", s(&games)]);
-    datagen(&games, "games", "1", "6");
-    assert_eq!(chunks(&games).len(), before + 1);
+    // A kill writes no short chunk: the run goes on in a new one, and the file is the one
+    // a single run of all its games writes.
+    let run = |path: &Path, games: u32| {
+        ok(&[
+            "datagen",
+            "--output",
+            s(path),
+            "--format",
+            "games",
+            "--games",
+            &games.to_string(),
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--seed",
+            "6",
+        ])
+    };
+    run(&games, 1);
+    assert_eq!(chunks(&games).len(), before.len() + 1);
+    let once = dir.join("once.bin");
+    run(&once, before.iter().map(|c| c.games).sum::<u32>() + 1);
+    assert_eq!(
+        std::fs::read(&once).unwrap(),
+        std::fs::read(&games).unwrap()
+    );
 }
 
 /// A byte of each chunk's first game, flipped in turn, and a cut inside the last
@@ -392,4 +438,12 @@ fn manifest_remake_makes_missing_files_again() {
         "{e}"
     );
     assert!(!games.exists());
+    // The next remake goes on with that file where it stops (as with one a killed remake
+    // left) and completes it into the file one run writes.
+    write_manifest(command);
+    let out = cutoff(&["data", "remake", s(&manifest), "r.games"]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{e}");
+    assert!(e.contains("going on with r.games.remake"), "{e}");
+    assert_eq!(std::fs::read(&games).unwrap(), games_bytes);
 }

@@ -552,6 +552,8 @@ pub struct Scan {
     pub positions: u64,
     /// Offset just past the last whole chunk: where an appending writer goes on.
     pub end: u64,
+    /// Offset of the last whole chunk, if there is one.
+    pub last_chunk: Option<u64>,
 }
 
 /// Walks a games stream's chunk headers (checksums are not verified: this is the quick
@@ -599,6 +601,7 @@ pub fn scan(mut inner: impl Read) -> Result<Scan, DataError> {
         }
         scan.games += u64::from(word(8));
         scan.positions += u64::from(word(12));
+        scan.last_chunk = Some(scan.end);
         scan.end += (CHUNK_HEADER_BYTES + len) as u64;
     }
 }
@@ -669,7 +672,8 @@ mod tests {
             Scan {
                 games: 2,
                 positions: 6,
-                end: bytes.len() as u64
+                end: bytes.len() as u64,
+                last_chunk: Some(HEADER_BYTES as u64),
             }
         );
     }

@@ -8,10 +8,12 @@
 //! and a run killed at any moment leaves only whole games in it (a kill inside a write
 //! leaves at most a partial record or chunk, which the next run on the file cuts off).
 //!
-//! A run appends: on an existing file it checks the header, and its games are seeded
-//! with the seed mixed with the number of positions already there, so a resumed run never
-//! replays the games of the run before it (and a games file and a records file grow
-//! through the same games).
+//! A run appends: on an existing file it checks the header. A games file knows its games,
+//! so a run on it goes on with the numbering where the file stops, and the last chunk, if
+//! an interrupted run wrote it short, is gathered again: a run stopped and resumed with the
+//! same seed leaves the file one uninterrupted run would have written, byte for byte. A
+//! records file does not know its games: there the seed is mixed with the positions
+//! already in the file, so that a resumed run does not replay the games before it.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -28,7 +30,7 @@ use cutoff_engine::board::Board;
 use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
 use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
-use cutoff_engine::games::{self, ChunkWriter, Format};
+use cutoff_engine::games::{self, ChunkWriter, Format, GameReader, GameRecord};
 use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -221,15 +223,21 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         .map(Target::Games)
         .or(args.positions.map(Target::Positions))
         .unwrap_or(Target::Open);
-    let (file, format, existing) =
-        match open_output(&args.output, args.format.map(FormatArg::format)) {
-            Ok(opened) => opened,
-            Err(e) => {
-                eprintln!("cutoff datagen: {}: {e}", args.output.display());
-                return ExitCode::from(2);
-            }
-        };
-    let seed = run_seed(args.seed, existing);
+    let opened = match open_output(&args.output, args.format.map(FormatArg::format)) {
+        Ok(opened) => opened,
+        Err(e) => {
+            eprintln!("cutoff datagen: {}: {e}", args.output.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (seed, first_game) = run_start(args.seed, &opened);
+    let Opened {
+        file,
+        format,
+        positions: existing,
+        reopened,
+        ..
+    } = opened;
     let pgn = match &args.pgn {
         Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
             Ok(f) => Some(Mutex::new(f)),
@@ -261,7 +269,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     install_interrupt_handler(&stop, &output);
 
     outln!(
-        "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed} -> {} ({}, {existing} positions there)",
+        "datagen: {} thread(s), {}, {} nodes a move{}, openings: {}{}, seed {seed}, from game {first_game} -> {} ({}, {existing} positions there)",
         args.threads,
         args.network.describe(),
         settings.nodes,
@@ -283,6 +291,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         settings: &settings,
         openings: &openings,
         seed,
+        first_game,
         target,
         stop: &stop,
         output: &output,
@@ -290,7 +299,7 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         pgn: pgn.as_ref(),
     };
     let start = Instant::now();
-    let (tally, error) = run.play(searchers);
+    let (tally, error) = run.play(searchers, reopened);
     let elapsed = start.elapsed();
     outln!(
         "datagen: {} games, {} positions written (of {} plies searched) in {:.1} s \
@@ -342,11 +351,30 @@ pub fn generator() -> String {
     format!("cutoff {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Opens the output for appending and returns it with its format and the number of
-/// positions it holds: a new or empty file gets a header (in `wanted`'s format, records
-/// by default); an existing one must have a valid header in the format asked for, and a
-/// partial record or chunk at its end (a run killed inside a write) is cut off.
-fn open_output(path: &Path, wanted: Option<Format>) -> Result<(File, Format, u64), String> {
+/// An output file opened for appending, and what it holds.
+struct Opened {
+    file: File,
+    format: Format,
+    /// Kept positions in the file.
+    positions: u64,
+    /// Games in the file (a games file's; a records file does not know them).
+    games: Option<u64>,
+    /// A games file's last chunk when an interrupted run wrote it short: its games start
+    /// the run's first chunk, which replaces it.
+    reopened: Option<Reopened>,
+}
+
+/// A short last chunk, gathered again: where it starts and its games.
+struct Reopened {
+    offset: u64,
+    games: Vec<GameRecord>,
+}
+
+/// Opens the output for appending: a new or empty file gets a header (in `wanted`'s
+/// format, records by default); an existing one must have a valid header in the format
+/// asked for, and a partial record or chunk at its end (a run killed inside a write) is
+/// cut off.
+fn open_output(path: &Path, wanted: Option<Format>) -> Result<Opened, String> {
     let mut file = OpenOptions::new()
         .read(true)
         .create(true)
@@ -362,7 +390,13 @@ fn open_output(path: &Path, wanted: Option<Format>) -> Result<(File, Format, u64
         };
         file.write_all(&header)
             .map_err(|e| format!("cannot write: {e}"))?;
-        return Ok((file, format, 0));
+        return Ok(Opened {
+            file,
+            format,
+            positions: 0,
+            games: (format == Format::Games).then_some(0),
+            reopened: None,
+        });
     }
     let mut magic = [0; 8];
     file.seek(SeekFrom::Start(0))
@@ -378,20 +412,25 @@ fn open_output(path: &Path, wanted: Option<Format>) -> Result<(File, Format, u64
         ));
     }
     file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
-    let (whole, positions) = match format {
+    let (whole, positions, games, last_chunk) = match format {
         Format::Records => {
             let mut header = [0; HEADER_BYTES];
             file.read_exact(&mut header)
                 .map_err(|_| format!("{len} bytes: too short for a data file's header"))?;
             Header::from_bytes(&header).map_err(|e| e.to_string())?;
             let records = (len - HEADER_BYTES as u64) / RECORD_BYTES as u64;
-            (HEADER_BYTES as u64 + records * RECORD_BYTES as u64, records)
+            (
+                HEADER_BYTES as u64 + records * RECORD_BYTES as u64,
+                records,
+                None,
+                None,
+            )
         }
         Format::Games => {
             let scan = games::scan(std::io::BufReader::new(&file)).map_err(|e| {
                 format!("{e}; not appending after damage (`cutoff data merge` copies the whole chunks to a new file)")
             })?;
-            (scan.end, scan.positions)
+            (scan.end, scan.positions, Some(scan.games), scan.last_chunk)
         }
     };
     if whole < len {
@@ -406,21 +445,68 @@ fn open_output(path: &Path, wanted: Option<Format>) -> Result<(File, Format, u64
         file.set_len(whole)
             .map_err(|e| format!("cannot truncate: {e}"))?;
     }
-    Ok((file, format, positions))
+    let reopened = match last_chunk {
+        Some(offset) => reopen(&mut file, offset, whole)?,
+        None => None,
+    };
+    Ok(Opened {
+        file,
+        format,
+        positions,
+        games,
+        reopened,
+    })
 }
 
-/// The run's seed: the given one (or one from the clock) mixed with the positions already
-/// in the file, so that a resumed run plays new games.
-fn run_seed(seed: Option<u64>, existing: u64) -> u64 {
+/// The games file's last chunk, from `offset` to `end`, if a run wrote it short (fewer
+/// than [`CHUNK_GAMES`] games and not full: an interrupted run's last write).
+fn reopen(file: &mut File, offset: u64, end: u64) -> Result<Option<Reopened>, String> {
+    let mut bytes = vec![0; games::HEADER_BYTES + (end - offset) as usize];
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_exact(&mut bytes[..games::HEADER_BYTES]))
+        .and_then(|_| file.seek(SeekFrom::Start(offset)))
+        .and_then(|_| file.read_exact(&mut bytes[games::HEADER_BYTES..]))
+        .map_err(|e| format!("cannot read the last chunk: {e}"))?;
+    let damaged =
+        |e: String| format!("the last chunk, at byte {offset}: {e}; not appending after damage");
+    let chunk = GameReader::new(&bytes[..])
+        .map_err(|e| damaged(e.to_string()))?
+        .next()
+        .ok_or_else(|| damaged("not found again".into()))?
+        .and_then(|chunk| chunk.decode())
+        .map_err(|e| damaged(e.to_string()))?;
+    let mut writer = ChunkWriter::default();
+    for game in &chunk {
+        writer.push(game)?;
+    }
+    Ok(chunk_open(&writer).then_some(Reopened {
+        offset,
+        games: chunk,
+    }))
+}
+
+/// Whether a chunk still gathers games: fewer than [`CHUNK_GAMES`] and not full.
+fn chunk_open(chunk: &ChunkWriter) -> bool {
+    chunk.games() < CHUNK_GAMES && !chunk.is_full()
+}
+
+/// The run's seed and first game number. A games file goes on with the numbering where it
+/// stops, with the seed as given (or one from the clock); a records file starts again at
+/// game 0 with the seed mixed with the positions already there, so that a resumed run
+/// plays new games.
+fn run_start(seed: Option<u64>, opened: &Opened) -> (u64, u64) {
     let base = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    if existing == 0 {
-        base
-    } else {
-        cutoff_engine::rng::Rng::new(base ^ existing).next_u64()
+    match opened.games {
+        Some(games) => (base, games),
+        None if opened.positions == 0 => (base, 0),
+        None => (
+            cutoff_engine::rng::Rng::new(base ^ opened.positions).next_u64(),
+            0,
+        ),
     }
 }
 
@@ -492,6 +578,8 @@ struct Run<'a> {
     settings: &'a Settings,
     openings: &'a Openings,
     seed: u64,
+    /// The number of the run's first game (a games file goes on where it stops).
+    first_game: u64,
     target: Target,
     stop: &'a AtomicBool,
     output: &'a Mutex<File>,
@@ -502,8 +590,12 @@ struct Run<'a> {
 impl Run<'_> {
     /// Plays and writes games until the target, an interrupt or an error; returns what was
     /// written and the error, if any.
-    fn play(&self, searchers: Vec<Searcher>) -> (Tally, Option<String>) {
-        let next_index = AtomicU64::new(0);
+    fn play(
+        &self,
+        searchers: Vec<Searcher>,
+        reopened: Option<Reopened>,
+    ) -> (Tally, Option<String>) {
+        let next_index = AtomicU64::new(self.first_game);
         let (sender, receiver) = mpsc::channel::<(u64, Result<Game, String>)>();
         std::thread::scope(|scope| {
             let mut spawn_error = None;
@@ -516,7 +608,7 @@ impl Run<'_> {
                         while !self.stop.load(Ordering::Relaxed) {
                             let index = next_index.fetch_add(1, Ordering::Relaxed);
                             if let Target::Games(games) = self.target
-                                && index >= games
+                                && index >= self.first_game + games
                             {
                                 break;
                             }
@@ -539,7 +631,7 @@ impl Run<'_> {
                 }
             }
             drop(sender);
-            let (tally, error) = self.write_in_order(receiver);
+            let (tally, error) = self.write_in_order(receiver, reopened);
             // No thread at all: say why nothing was played.
             let spawn_error = spawn_error.filter(|_| tally.games == 0);
             (tally, error.or(spawn_error))
@@ -547,20 +639,31 @@ impl Run<'_> {
     }
 
     /// Writes games as they arrive, in index order (a game that finishes early waits for
-    /// those before it), until the target is reached or the workers are done.
+    /// those before it), until the target is reached or the workers are done. A reopened
+    /// chunk's games start the first chunk, whose write replaces that chunk.
     fn write_in_order(
         &self,
         receiver: mpsc::Receiver<(u64, Result<Game, String>)>,
+        reopened: Option<Reopened>,
     ) -> (Tally, Option<String>) {
         let mut progress = Progress::new(self.target);
         let mut tally = Tally::default();
         let mut pending = BTreeMap::new();
-        let mut next_to_write = 0;
+        let mut next_to_write = self.first_game;
         let mut error = None;
         // Once finished, games still arriving from the workers are dropped.
         let mut finished = false;
         let mut bytes = Vec::new();
         let mut chunk = ChunkWriter::default();
+        let mut cut = None;
+        if let Some(reopened) = reopened {
+            for game in &reopened.games {
+                if let Err(e) = chunk.push(game) {
+                    return (tally, Some(e));
+                }
+            }
+            cut = Some(reopened.offset);
+        }
         for (index, game) in receiver {
             if finished {
                 continue;
@@ -577,8 +680,8 @@ impl Run<'_> {
                         }
                         Format::Games => {
                             chunk.push(&game.record())?;
-                            if chunk.games() >= CHUNK_GAMES || chunk.is_full() {
-                                self.write(self.output, &chunk.take())?;
+                            if !chunk_open(&chunk) {
+                                self.write_chunk(&chunk.take(), &mut cut)?;
                             }
                         }
                     }
@@ -603,7 +706,7 @@ impl Run<'_> {
             progress.update(&tally);
         }
         if chunk.games() > 0
-            && let Err(e) = self.write(self.output, &chunk.take())
+            && let Err(e) = self.write_chunk(&chunk.take(), &mut cut)
         {
             error.get_or_insert(e);
         }
@@ -611,7 +714,21 @@ impl Run<'_> {
         (tally, error)
     }
 
-    /// Appends one game's records, a chunk of games, or a game's PGN, with a single write.
+    /// Appends a chunk of games with a single write; the first after a chunk was reopened
+    /// first cuts that chunk off (under the same lock, so that an interrupt waits for
+    /// both). A kill between the two loses the reopened games, which a run resumed with
+    /// the same seed plays again.
+    fn write_chunk(&self, bytes: &[u8], cut: &mut Option<u64>) -> Result<(), String> {
+        let mut file = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(offset) = cut.take() {
+            file.set_len(offset)
+                .map_err(|e| format!("cannot cut the reopened chunk: {e}"))?;
+        }
+        file.write_all(bytes)
+            .map_err(|e| format!("cannot write: {e}"))
+    }
+
+    /// Appends one game's records or a game's PGN, with a single write.
     fn write(&self, file: &Mutex<File>, bytes: &[u8]) -> Result<(), String> {
         let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(bytes)

@@ -295,18 +295,47 @@ fn remake_arguments(command: &str, name: &str, partial: &str) -> Result<Vec<Stri
     Ok(arguments)
 }
 
+/// Where a datagen command's target is `--games N` or `--positions N` and `partial` is an
+/// undamaged games file (an interrupted remake's), the arguments that complete it: the
+/// target less what it holds. datagen goes on with a games file's numbering, so the
+/// completed file is the one an uninterrupted run writes. None where it must start over
+/// (a records file is resumed with other games).
+fn continuation(arguments: &[String], partial: &Path) -> Option<Vec<String>> {
+    let held = measure(partial).ok()?;
+    if held.format != Format::Games || held.damaged > 0 {
+        return None;
+    }
+    let at = arguments
+        .iter()
+        .position(|w| w == "--games" || w == "--positions")?;
+    let done = if arguments[at] == "--games" {
+        held.games?
+    } else {
+        held.positions
+    };
+    let target: u64 = arguments.get(at + 1)?.parse().ok()?;
+    let mut rest = arguments.to_vec();
+    rest[at + 1] = target.checked_sub(done)?.to_string();
+    Some(rest)
+}
+
 /// Remakes one missing file by its entry's command, run by this binary in `dir`, into a
 /// temporary file that becomes the file only once its format, positions and games are
 /// the entry's. Returns what still differs from the entry (nothing when it is the file).
 fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<Vec<String>, String> {
     let partial = format!("{name}.remake");
-    let arguments = remake_arguments(entry.text("command")?, name, &partial)?;
+    let mut arguments = remake_arguments(entry.text("command")?, name, &partial)?;
     let partial_path = dir.join(&partial);
-    // A remake starts from nothing: a datagen run appending to a file left by an
-    // interrupted remake would seed its games differently.
+    // An interrupted remake's games file is completed; anything else starts from nothing.
     if partial_path.exists() {
-        std::fs::remove_file(&partial_path)
-            .map_err(|e| format!("{}: {e}", partial_path.display()))?;
+        match continuation(&arguments, &partial_path) {
+            Some(rest) => {
+                eprintln!("cutoff data remake: {name}: going on with {partial}");
+                arguments = rest;
+            }
+            None => std::fs::remove_file(&partial_path)
+                .map_err(|e| format!("{}: {e}", partial_path.display()))?,
+        }
     }
     let exe = std::env::current_exe().map_err(|e| format!("this binary's path: {e}"))?;
     eprintln!("cutoff data remake: {name}: cutoff {}", arguments.join(" "));
