@@ -1,8 +1,8 @@
 //! The games format end to end, through the real binary: datagen's games convert to the
 //! records datagen writes for the same seed, a resumed run leaves the file one run would
-//! have written, a damaged or cut chunk costs only its games, PGN converts to games, and the manifest check passes
-//! on the committed sample and fails on a changed or missing file (naming the command
-//! that remakes a missing one).
+//! have written, a damaged or cut chunk costs only its games, PGN converts to games, and
+//! the manifest check passes on the committed sample and fails on a changed or missing
+//! file (naming the command that remakes a missing one).
 
 mod common;
 

@@ -30,7 +30,7 @@ use cutoff_engine::board::Board;
 use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
 use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
-use cutoff_engine::games::{self, ChunkWriter, Format, GameReader, GameRecord};
+use cutoff_engine::games::{self, ChunkWriter, Format, GameReader};
 use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -364,10 +364,11 @@ struct Opened {
     reopened: Option<Reopened>,
 }
 
-/// A short last chunk, gathered again: where it starts and its games.
+/// A short last chunk, gathered again: where it starts, and its games in a writer that
+/// goes on gathering.
 struct Reopened {
     offset: u64,
-    games: Vec<GameRecord>,
+    chunk: ChunkWriter,
 }
 
 /// Opens the output for appending: a new or empty file gets a header (in `wanted`'s
@@ -481,7 +482,7 @@ fn reopen(file: &mut File, offset: u64, end: u64) -> Result<Option<Reopened>, St
     }
     Ok(chunk_open(&writer).then_some(Reopened {
         offset,
-        games: chunk,
+        chunk: writer,
     }))
 }
 
@@ -654,16 +655,10 @@ impl Run<'_> {
         // Once finished, games still arriving from the workers are dropped.
         let mut finished = false;
         let mut bytes = Vec::new();
-        let mut chunk = ChunkWriter::default();
-        let mut cut = None;
-        if let Some(reopened) = reopened {
-            for game in &reopened.games {
-                if let Err(e) = chunk.push(game) {
-                    return (tally, Some(e));
-                }
-            }
-            cut = Some(reopened.offset);
-        }
+        let (mut chunk, mut cut) = match reopened {
+            Some(reopened) => (reopened.chunk, Some(reopened.offset)),
+            None => (ChunkWriter::default(), None),
+        };
         for (index, game) in receiver {
             if finished {
                 continue;
