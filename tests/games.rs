@@ -445,5 +445,7 @@ fn manifest_remake_makes_missing_files_again() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{e}");
     assert!(e.contains("going on with r.games.remake"), "{e}");
+    // Each verdict is said on stderr when it is known, not only in the final list.
+    assert!(e.contains("cutoff data remake: r.games: remade, ok"), "{e}");
     assert_eq!(std::fs::read(&games).unwrap(), games_bytes);
 }

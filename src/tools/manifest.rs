@@ -408,10 +408,12 @@ pub fn remake(manifest: &Path, dir: Option<&Path>, only: &[String]) -> Result<St
                 }
             }
         };
+        // Said as soon as it is known: a remake of several files runs for hours, and its
+        // log should show which are done before the last one is.
+        eprintln!("cutoff data remake: {name}: {verdict}");
         let _ = writeln!(report, "{name}: {verdict}");
     }
     if bad > 0 {
-        eprint!("{report}");
         return Err(format!("{bad} file(s) not remade as listed"));
     }
     let _ = write!(report, "the files are in {}", dir.display());
