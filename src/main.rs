@@ -136,7 +136,7 @@ enum Tool {
         #[command(flatten)]
         args: texel::TexelArgs,
     },
-    /// Train a network (768 -> H x2 -> 1) on packed positions on the CPU; after each
+    /// Train a network (768 -> H x2 -> B buckets) on packed positions on the CPU; after each
     /// epoch write the quantised network, a checkpoint and the loss curves (SVG).
     Train {
         #[command(flatten)]

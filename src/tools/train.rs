@@ -51,8 +51,8 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
-    /// Output buckets (1 to 8), chosen by the number of pieces on the board; 1 is the
-    /// architecture of the default network.
+    /// Output buckets (1 to 8), chosen by the number of pieces on the board; the embedded
+    /// network has 8.
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
     /// Epochs in all (default 30; when resuming, the checkpoint's).
