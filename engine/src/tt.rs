@@ -153,9 +153,9 @@ const DEPTH_OFFSET: i32 = 8;
 pub struct TranspositionTable {
     buckets: BucketArray,
     generation: std::sync::atomic::AtomicU8,
-    /// No entry has been written since the table was allocated or cleared, so clearing
-    /// it again has nothing to do (and would only touch pages the system may not yet
-    /// have handed out).
+    /// No search has started since the table was allocated or cleared (searches are the
+    /// only writers, and each starts with `new_search`), so clearing it again has nothing
+    /// to do (and would only touch pages the system may not yet have handed out).
     clean: bool,
 }
 
@@ -404,8 +404,8 @@ impl TranspositionTable {
         self.buckets.len()
     }
 
-    /// Empties the table, in parallel over rayon's threads; a table nothing was written
-    /// to since it was allocated or cleared is left as it is.
+    /// Empties the table, in parallel over rayon's threads; a table no search has used
+    /// since it was allocated or cleared is left as it is.
     pub fn clear(&mut self) {
         if !self.clean {
             // Only written entries are written back: a page no search touched stays one

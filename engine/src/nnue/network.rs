@@ -57,6 +57,24 @@ pub const MAX_OUT_WEIGHT: u16 = 128;
 /// at once, which bounds the accumulators.
 pub const MAX_PIECES: usize = 32;
 
+/// Where each header field starts (the magic at 0): the layout the reader and the writer
+/// share.
+mod field {
+    pub const VERSION: usize = 8;
+    pub const HEADER_SIZE: usize = 12;
+    pub const INPUTS: usize = 16;
+    pub const HIDDEN: usize = 20;
+    pub const ACTIVATION: usize = 24;
+    pub const QA: usize = 28;
+    pub const QB: usize = 32;
+    pub const SCALE: usize = 36;
+    pub const PAYLOAD_SIZE: usize = 40;
+    pub const CHECKSUM: usize = 48;
+    pub const BUCKETS: usize = 56;
+    /// Four zero bytes to the end of the header.
+    pub const RESERVED: usize = 60;
+}
+
 /// FNV-1a (64-bit) offset basis and prime: the payload checksum.
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -253,19 +271,19 @@ impl Network {
             |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("four bytes"));
         let u64_at =
             |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("eight bytes"));
-        let version = u32_at(8);
+        let version = u32_at(field::VERSION);
         if version == 0 || version > FORMAT_VERSION {
             return err(format!(
                 "network file version {version}, this engine reads versions 1 to {FORMAT_VERSION}"
             ));
         }
         let expected_fields = [
-            ("header size", 12, HEADER_BYTES as u32),
-            ("inputs", 16, INPUTS as u32),
-            ("activation", 24, ACTIVATION_SCRELU),
-            ("QA", 28, QA as u32),
-            ("QB", 32, QB as u32),
-            ("scale", 36, SCALE as u32),
+            ("header size", field::HEADER_SIZE, HEADER_BYTES as u32),
+            ("inputs", field::INPUTS, INPUTS as u32),
+            ("activation", field::ACTIVATION, ACTIVATION_SCRELU),
+            ("QA", field::QA, QA as u32),
+            ("QB", field::QB, QB as u32),
+            ("scale", field::SCALE, SCALE as u32),
         ];
         for (name, at, expected) in expected_fields {
             let found = u32_at(at);
@@ -275,14 +293,14 @@ impl Network {
                 ));
             }
         }
-        let hidden = u32_at(20) as usize;
+        let hidden = u32_at(field::HIDDEN) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
             return err(format!(
                 "network file header: hidden size {hidden} outside 1..={MAX_HIDDEN}"
             ));
         }
         // Version 1 keeps the bucket field zero: one bucket.
-        let buckets = match (version, u32_at(56) as usize) {
+        let buckets = match (version, u32_at(field::BUCKETS) as usize) {
             (1, 0) => 1,
             (1, _) => return err("network file header: reserved bytes are not zero".to_string()),
             (_, buckets @ 1..=MAX_BUCKETS) => buckets,
@@ -292,7 +310,7 @@ impl Network {
                 ));
             }
         };
-        let declared = u64_at(40);
+        let declared = u64_at(field::PAYLOAD_SIZE);
         let expected = payload_bytes(hidden, buckets);
         if declared != expected as u64 {
             return err(format!(
@@ -300,7 +318,7 @@ impl Network {
                  {buckets} output bucket(s) need {expected}"
             ));
         }
-        if header[60..64].iter().any(|&b| b != 0) {
+        if header[field::RESERVED..].iter().any(|&b| b != 0) {
             return err("network file header: reserved bytes are not zero".to_string());
         }
         if payload.len() != expected {
@@ -315,10 +333,11 @@ impl Network {
             ));
         }
         let checksum = fnv1a(payload);
-        if checksum != u64_at(48) {
+        let declared_checksum = u64_at(field::CHECKSUM);
+        if checksum != declared_checksum {
             return err(format!(
-                "network file checksum mismatch: header says {:#018x}, payload gives {checksum:#018x}",
-                u64_at(48)
+                "network file checksum mismatch: header says {declared_checksum:#018x}, payload \
+                 gives {checksum:#018x}"
             ));
         }
         let (values, out_bias) = payload.split_at(payload.len() - 4 * buckets);
@@ -377,24 +396,23 @@ impl Network {
             1 => (1, 0),
             _ => (FORMAT_VERSION, buckets as u32),
         };
+        // Every byte not written below (the reserved ones) stays zero.
+        let mut header = [0u8; HEADER_BYTES];
+        header[..MAGIC.len()].copy_from_slice(&MAGIC);
+        let mut put = |at: usize, bytes: &[u8]| header[at..at + bytes.len()].copy_from_slice(bytes);
+        put(field::VERSION, &version.to_le_bytes());
+        put(field::HEADER_SIZE, &(HEADER_BYTES as u32).to_le_bytes());
+        put(field::INPUTS, &(INPUTS as u32).to_le_bytes());
+        put(field::HIDDEN, &(self.hidden as u32).to_le_bytes());
+        put(field::ACTIVATION, &ACTIVATION_SCRELU.to_le_bytes());
+        put(field::QA, &(QA as u32).to_le_bytes());
+        put(field::QB, &(QB as u32).to_le_bytes());
+        put(field::SCALE, &(SCALE as u32).to_le_bytes());
+        put(field::PAYLOAD_SIZE, &(payload.len() as u64).to_le_bytes());
+        put(field::CHECKSUM, &fnv1a(&payload).to_le_bytes());
+        put(field::BUCKETS, &bucket_field.to_le_bytes());
         let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
-        bytes.extend_from_slice(&MAGIC);
-        for field in [
-            version,
-            HEADER_BYTES as u32,
-            INPUTS as u32,
-            self.hidden as u32,
-            ACTIVATION_SCRELU,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-        ] {
-            bytes.extend_from_slice(&field.to_le_bytes());
-        }
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
-        bytes.extend_from_slice(&bucket_field.to_le_bytes());
-        bytes.extend_from_slice(&[0; 4]);
+        bytes.extend_from_slice(&header);
         bytes.extend_from_slice(&payload);
         bytes
     }
