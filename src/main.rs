@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use clap::{Parser, Subcommand};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::limits::MAX_DEPTH;
 use cutoff_engine::nnue::Network;
 use cutoff_engine::params;
 use tools::network_args::NetworkArgs;
@@ -61,7 +62,7 @@ enum Tool {
         #[arg(long)]
         movetime: Option<u64>,
         /// Fixed depth per position.
-        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=127))]
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=i64::from(MAX_DEPTH)))]
         depth: Option<i32>,
         /// Fixed node count per position.
         #[arg(long)]

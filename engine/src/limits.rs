@@ -4,6 +4,11 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
+use crate::score::MAX_PLY;
+
+/// The deepest iteration a search runs: a `depth` limit above it means this.
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 1;
+
 /// Search limits. Several may be given; the search stops at the first one reached.
 /// With none (and not pondering) the search is infinite.
 #[derive(Clone, Debug, Default)]

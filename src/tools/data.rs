@@ -9,20 +9,20 @@
 //! chunk of a games file is reported by its offset and skipped: the tool goes on with
 //! the rest, then exits with a failure status.
 
-use std::cell::Cell;
 use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use cutoff_engine::data::{self, HEADER_BYTES, Header, PackedPosition, RECORD_BYTES, Reader};
-use cutoff_engine::games::{self, ChunkWriter, Format, GameReader, RawChunk};
+use cutoff_engine::data::{self, Header, PackedPosition, RECORD_BYTES};
+use cutoff_engine::games::{self, ChunkWriter, Format};
 use cutoff_engine::rng::Rng;
 use shakmaty::Role;
 
+use crate::tools::data_file::{Damage, chunks, format_of, game_chunks, record_count, records};
 use crate::tools::datagen::FormatArg;
 use crate::tools::manifest;
 use crate::tools::pending_file::PendingFile;
@@ -199,7 +199,7 @@ pub fn run(tool: &DataTool) -> ExitCode {
     match result {
         Ok(summary) => {
             outln!("{summary}");
-            let skipped = damage.chunks.get();
+            let skipped = damage.chunks();
             if skipped > 0 {
                 eprintln!("cutoff data: {skipped} damaged chunk(s) skipped");
                 return ExitCode::FAILURE;
@@ -211,104 +211,6 @@ pub fn run(tool: &DataTool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The damaged chunks of games files met so far: each is reported when met and skipped,
-/// and the tool fails at the end.
-#[derive(Default)]
-pub struct Damage {
-    chunks: Cell<u64>,
-}
-
-impl Damage {
-    /// Reports a damaged chunk of `path`.
-    fn report(&self, path: &Path, e: &data::DataError) {
-        self.chunks.set(self.chunks.get() + 1);
-        eprintln!("cutoff data: {}: {e}", path.display());
-    }
-
-    /// Damaged chunks met so far.
-    pub fn chunks(&self) -> u64 {
-        self.chunks.get()
-    }
-}
-
-type Positions<'a> = Box<dyn Iterator<Item = Result<PackedPosition, String>> + 'a>;
-
-/// A data file's format, read from its magic.
-pub fn format_of(path: &Path) -> Result<Format, String> {
-    let mut magic = Vec::with_capacity(8);
-    File::open(path)
-        .and_then(|file| file.take(8).read_to_end(&mut magic))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Format::detect(&magic).ok_or_else(|| {
-        format!(
-            "{}: not a Cutoff data file (neither CUTOFFPK nor CUTOFFGM magic)",
-            path.display()
-        )
-    })
-}
-
-/// The whole chunks of a games file, checksums verified; a damaged one is reported to
-/// `damage` and skipped.
-pub fn chunks<'a>(
-    path: &'a Path,
-    damage: &'a Damage,
-) -> Result<impl Iterator<Item = RawChunk> + 'a, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let reader = GameReader::new(BufReader::with_capacity(1 << 20, file))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(reader.filter_map(move |chunk| chunk.map_err(|e| damage.report(path, &e)).ok()))
-}
-
-/// The games of a games file, a chunk at a time (a chunk whose games do not decode is
-/// damaged too).
-fn game_chunks<'a>(
-    path: &'a Path,
-    damage: &'a Damage,
-) -> Result<impl Iterator<Item = Vec<games::GameRecord>> + 'a, String> {
-    Ok(chunks(path, damage)?
-        .filter_map(move |chunk| chunk.decode().map_err(|e| damage.report(path, &e)).ok()))
-}
-
-/// The positions of a file of either format, each checked: a records file's records, a
-/// games file's kept positions. Errors name the file and the byte.
-fn records<'a>(path: &'a Path, damage: &'a Damage) -> Result<Positions<'a>, String> {
-    Ok(match format_of(path)? {
-        Format::Records => {
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let reader = Reader::new(BufReader::with_capacity(1 << 20, file))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            Box::new(reader.map(move |r| r.map_err(|e| format!("{}: {e}", path.display()))))
-        }
-        Format::Games => Box::new(
-            game_chunks(path, damage)?
-                .flat_map(|games| games.into_iter().flat_map(|game| game.samples()))
-                .map(Ok),
-        ),
-    })
-}
-
-/// Positions in a file: a records file's by its size, a games file's from its whole
-/// chunks' headers (the pass that reads the positions checks the header and reports
-/// damaged chunks).
-pub fn record_count(path: &Path) -> Result<u64, String> {
-    Ok(match format_of(path)? {
-        Format::Records => {
-            let len = std::fs::metadata(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?
-                .len();
-            len.saturating_sub(HEADER_BYTES as u64) / RECORD_BYTES as u64
-        }
-        Format::Games => {
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            GameReader::new(BufReader::with_capacity(1 << 20, file))
-                .map_err(|e| format!("{}: {e}", path.display()))?
-                .flatten()
-                .map(|chunk| u64::from(chunk.positions))
-                .sum()
-        }
-    })
 }
 
 /// A data or text output: a [`PendingFile`] and the records written to it.

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,11 +31,13 @@ use cutoff_engine::data::{self, HEADER_BYTES, Header, Outcome, RECORD_BYTES};
 use cutoff_engine::datagen::{self, Ending, Game, Openings, Settings};
 use cutoff_engine::epd::parse_suite;
 use cutoff_engine::games::{self, ChunkWriter, Format, GameReader};
+use cutoff_engine::limits::MAX_DEPTH;
 use cutoff_engine::search::{SEARCH_STACK_SIZE, Searcher};
 use cutoff_engine::tablebase::Tablebases;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::tools::network_args::NetworkArgs;
+use crate::tools::progress;
 
 /// Without a terminal for the progress bar, a status line this often.
 const STATUS_INTERVAL: Duration = Duration::from_secs(60);
@@ -89,7 +91,7 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = datagen::DEFAULT_NODES, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Also stop each move's search at this depth.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=127))]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<i32>,
     /// EPD file of opening positions, one drawn at random a game (the first four fields of
     /// a line are the FEN).
@@ -741,27 +743,14 @@ struct Progress {
 
 impl Progress {
     fn new(target: Target) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| match target {
+        let bar = progress::shown().then(|| match target {
             Target::Games(n) | Target::Positions(n) => {
-                let bar = ProgressBar::new(n);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} {msg} [{elapsed_precise}<{eta_precise}]",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                );
-                bar
+                progress::styled(ProgressBar::new(n), progress::COUNT)
             }
-            Target::Open => {
-                let bar = ProgressBar::new_spinner();
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{spinner} {pos} positions {msg} [{elapsed_precise}]",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                );
-                bar
-            }
+            Target::Open => progress::styled(
+                ProgressBar::new_spinner(),
+                "{spinner} {pos} positions {msg} [{elapsed_precise}]",
+            ),
         });
         let start = Instant::now();
         Progress {

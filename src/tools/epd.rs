@@ -1,6 +1,5 @@
 //! `cutoff epd FILE…`: runs EPD test suites and reports per position and per file.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -9,11 +8,12 @@ use cutoff_engine::epd::{self, Record, RecordResult};
 use cutoff_engine::limits::Limits;
 use cutoff_engine::nnue::Network;
 use cutoff_engine::search::{SEARCH_STACK_SIZE, SearchOptions, Searcher};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::tools::pending_file::PendingFile;
+use crate::tools::progress;
 use crate::uci::output;
 use crate::uci::syzygy;
 
@@ -179,18 +179,12 @@ pub fn run(settings: &EpdRun) -> bool {
             outln!("  line {}: {}", r.line, r.notes.join("; "));
         }
 
-        let progress = if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(suite.records.len() as u64);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} {msg} [{elapsed_precise}<{eta_precise}]",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            Some(bar)
-        } else {
-            None
-        };
+        let progress = progress::shown().then(|| {
+            progress::styled(
+                ProgressBar::new(suite.records.len() as u64),
+                progress::COUNT,
+            )
+        });
         let start = Instant::now();
         let solved_so_far = Mutex::new(0usize);
         let results: Vec<Option<RecordResult>> = pool.install(|| {

@@ -14,7 +14,7 @@ use std::process::Command;
 use clap::Args;
 use cutoff_engine::games::Format;
 
-use crate::tools::data::{Damage, chunks, format_of, record_count};
+use crate::tools::data_file::{Damage, chunks, format_of, record_count};
 use crate::tools::sha256;
 
 /// A value of the manifest.

@@ -16,6 +16,7 @@ pub(crate) use outln;
 
 pub mod book;
 pub mod data;
+pub mod data_file;
 pub mod datagen;
 pub mod epd;
 pub mod genfens;
@@ -24,6 +25,7 @@ pub mod manifest;
 pub mod network_args;
 pub mod pending_file;
 pub mod pgn;
+pub mod progress;
 pub mod sha256;
 pub mod texel;
 pub mod train;

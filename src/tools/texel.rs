@@ -1,7 +1,6 @@
 //! `cutoff texel`: fits the evaluation's weights to labelled positions (`cutoff_texel`) and
 //! writes them as Rust source, by default over `engine/src/eval/weights.rs`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,9 +9,9 @@ use cutoff_texel::data::Dataset;
 use cutoff_texel::model;
 use cutoff_texel::tuner::{Settings, Tuner};
 use cutoff_texel::writer::weights_source;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::tools::pending_file::PendingFile;
+use crate::tools::progress::bar;
 
 /// Where the engine reads its weights from, relative to the repository root.
 const DEFAULT_OUTPUT: &str = "engine/src/eval/weights.rs";
@@ -40,18 +39,6 @@ pub struct TexelArgs {
     /// The weights file to write (replaced whole, only once tuning has finished).
     #[arg(long, default_value = DEFAULT_OUTPUT)]
     pub output: PathBuf,
-}
-
-/// A progress bar on stderr, or a hidden one where stderr is not a terminal.
-pub(crate) fn bar(len: u64, template: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// The command line that made a weights file, minus `--threads` and `--output` (which do

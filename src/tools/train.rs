@@ -13,8 +13,8 @@ use cutoff_train::optim::Schedule;
 use cutoff_train::quant::dequantise;
 use cutoff_train::trainer::{CHECKPOINT_NAME, PLOT_NAME, Settings, Trainer};
 
-use crate::tools::data::format_of;
-use crate::tools::texel::bar;
+use crate::tools::data_file::format_of;
+use crate::tools::progress::bar;
 
 /// Epochs of a fresh run unless `--epochs` says otherwise.
 const DEFAULT_EPOCHS: u32 = 30;

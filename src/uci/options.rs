@@ -1,6 +1,7 @@
 //! The UCI options: their declarations, case-insensitive lookup and range checks.
 
 use cutoff_engine::params::{TUNABLES, TUNING};
+use cutoff_engine::search::{SearchOptions, SyzygyOptions};
 use cutoff_engine::skill::{ELO_MAX, ELO_MIN, TOP_LEVEL};
 
 /// The kind and range of an option, as declared to the GUI.
@@ -30,6 +31,13 @@ pub const EMBEDDED_NETWORK: &str = "<embedded>";
 /// A size the machine cannot allocate is refused when set, and the old table kept.
 const MAX_HASH_MB: i64 = if usize::BITS >= 64 { 1 << 25 } else { 2047 };
 
+/// `Hash`'s default, in MB: the table a session starts with.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The search's defaults, which the options below declare.
+const SEARCH: SearchOptions = SearchOptions::DEFAULT;
+const SYZYGY: SyzygyOptions = SyzygyOptions::DEFAULT;
+
 /// The most search threads offered: as many as the largest machines have cores.
 const MAX_THREADS: i64 = 1024;
 
@@ -43,7 +51,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Hash",
         kind: Kind::Spin {
-            default: 16,
+            default: DEFAULT_HASH_MB as i64,
             min: 1,
             max: MAX_HASH_MB,
         },
@@ -51,7 +59,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Threads",
         kind: Kind::Spin {
-            default: 1,
+            default: SEARCH.threads as i64,
             min: 1,
             max: MAX_THREADS,
         },
@@ -59,7 +67,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "MultiPV",
         kind: Kind::Spin {
-            default: 1,
+            default: SEARCH.multipv as i64,
             min: 1,
             max: 256,
         },
@@ -67,7 +75,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Move Overhead",
         kind: Kind::Spin {
-            default: 10,
+            default: SEARCH.move_overhead.as_millis() as i64,
             min: 0,
             max: 5000,
         },
@@ -115,19 +123,21 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "SyzygyProbeDepth",
         kind: Kind::Spin {
-            default: 1,
+            default: SYZYGY.probe_depth as i64,
             min: 1,
             max: 100,
         },
     },
     OptionSpec {
         name: "Syzygy50MoveRule",
-        kind: Kind::Check { default: true },
+        kind: Kind::Check {
+            default: SYZYGY.rule50,
+        },
     },
     OptionSpec {
         name: "SyzygyProbeLimit",
         kind: Kind::Spin {
-            default: 7,
+            default: SYZYGY.probe_limit as i64,
             min: 0,
             max: 7,
         },

@@ -1,5 +1,7 @@
 //! Formatting of the lines the engine sends: `info` (pv last, mate in moves) and `bestmove`.
 
+use std::time::Duration;
+
 use cutoff_engine::board::Board;
 use cutoff_engine::score::{is_decisive, is_mate, mate_moves};
 use cutoff_engine::search::{ScoreBound, SearchInfo};
@@ -34,9 +36,14 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
     (win, 1000 - win - loss, loss)
 }
 
+/// Nodes a second, as `info` lines and the bench and perft summaries print it (a search
+/// that took under a millisecond counts as one).
+pub fn nps(nodes: u64, time: Duration) -> u128 {
+    u128::from(nodes) * 1000 / time.as_millis().max(1)
+}
+
 pub fn info(info: &SearchInfo, board: &Board, show_wdl: bool) -> String {
-    let millis = info.time.as_millis().max(1);
-    let nps = u128::from(info.nodes) * 1000 / millis;
+    let nps = nps(info.nodes, info.time);
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {}",
         info.depth,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use cutoff_engine::bench;
 use cutoff_engine::board::{Board, STARTPOS};
 use cutoff_engine::eval;
-use cutoff_engine::limits::Limits;
+use cutoff_engine::limits::{Limits, MAX_DEPTH};
 use cutoff_engine::nnue::{self, Network};
 use cutoff_engine::params;
 use cutoff_engine::perft;
@@ -22,7 +22,7 @@ use cutoff_engine::skill::{ELO_MAX, Strength, TOP_LEVEL};
 use shakmaty::{Color, Position};
 
 use crate::uci::command::{self, BENCH_USAGE, Command, Go};
-use crate::uci::options::{self, EMBEDDED_NETWORK, Value};
+use crate::uci::options::{self, DEFAULT_HASH_MB, EMBEDDED_NETWORK, Value};
 use crate::uci::output;
 use crate::uci::syzygy;
 
@@ -81,14 +81,14 @@ pub struct Session {
 
 impl Session {
     pub fn new() -> Result<Self, String> {
-        let searcher = Searcher::new(16)?;
+        let searcher = Searcher::new(DEFAULT_HASH_MB)?;
         searcher.tt().fault_in();
         let mut session = Session {
             board: Board::default(),
             chess960: false,
             show_wdl: false,
             debug: false,
-            hash_mb: 16,
+            hash_mb: DEFAULT_HASH_MB,
             skill_level: TOP_LEVEL,
             limit_strength: false,
             elo: ELO_MAX,
@@ -543,7 +543,7 @@ impl Session {
             error("go mate 0: a mate in no moves is no limit; ignored");
         }
         Limits {
-            depth: go.depth.map(|d| d.clamp(1, 127) as i32),
+            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH as u32) as i32),
             nodes: go.nodes,
             mate: go.mate.filter(|&m| m > 0).map(|m| m.min(1000) as i32),
             movetime: go.movetime.map(Duration::from_millis),
@@ -592,7 +592,7 @@ pub fn run_perft(
         send("");
     }
     let elapsed = start.elapsed();
-    let nps = u128::from(total) * 1000 / elapsed.as_millis().max(1);
+    let nps = output::nps(total, elapsed);
     if !divide {
         send(&format!("Nodes searched: {total}"));
         last();
@@ -625,7 +625,7 @@ pub fn run_bench(
     });
     match outcome {
         Ok(Some((nodes, time))) => {
-            let nps = u128::from(nodes) * 1000 / time.as_millis().max(1);
+            let nps = output::nps(nodes, time);
             send(&format!("Total time: {} ms", time.as_millis()));
             last();
             send(&format!("{nodes} nodes {nps} nps"));

@@ -31,8 +31,8 @@ pub struct Signals {
     pub ponder: AtomicBool,
 }
 
-/// State every search thread shares: the table, the signals, the node total and the
-/// endgame tablebases.
+/// State every search thread shares: the table, the signals, the node and tablebase-hit
+/// totals, the endgame tablebases and how they are probed, and the network.
 pub struct SharedState {
     /// The transposition table.
     pub tt: TranspositionTable,
@@ -98,25 +98,35 @@ pub struct SyzygyOptions {
     pub rule50: bool,
 }
 
+impl SyzygyOptions {
+    /// The defaults, which the UCI options declare too.
+    pub const DEFAULT: SyzygyOptions = SyzygyOptions {
+        probe_depth: 1,
+        probe_limit: 7,
+        rule50: true,
+    };
+}
+
 impl Default for SyzygyOptions {
     fn default() -> Self {
-        SyzygyOptions {
-            probe_depth: 1,
-            probe_limit: 7,
-            rule50: true,
-        }
+        SyzygyOptions::DEFAULT
     }
+}
+
+impl SearchOptions {
+    /// The defaults, which the UCI options declare too.
+    pub const DEFAULT: SearchOptions = SearchOptions {
+        multipv: 1,
+        move_overhead: Duration::from_millis(10),
+        threads: 1,
+        syzygy: SyzygyOptions::DEFAULT,
+        strength: None,
+    };
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions {
-            multipv: 1,
-            move_overhead: Duration::from_millis(10),
-            threads: 1,
-            syzygy: SyzygyOptions::default(),
-            strength: None,
-        }
+        SearchOptions::DEFAULT
     }
 }
 
