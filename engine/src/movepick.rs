@@ -36,7 +36,7 @@ pub enum Stage {
     /// Captures and promotions, good or bad.
     Noisy,
     /// Killers and the countermove.
-    Killer,
+    Refutation,
     /// Other quiet moves, by history.
     Quiet,
 }
@@ -288,7 +288,7 @@ impl MovePicker {
                     if let Some(i) = (self.next..self.moves.len()).find(|&i| self.moves[i] == m) {
                         self.moves.swap(self.next, i);
                         self.next += 1;
-                        return Some((m, Stage::Killer));
+                        return Some((m, Stage::Refutation));
                     }
                 }
                 Phase::ScoreQuiets => {
@@ -453,7 +453,7 @@ mod tests {
             &history,
         );
         let first_quiet = yielded.iter().position(|&(m, _)| is_quiet(m)).unwrap();
-        assert_eq!(yielded[first_quiet], (parse("a2a3"), Stage::Killer));
+        assert_eq!(yielded[first_quiet], (parse("a2a3"), Stage::Refutation));
         assert_eq!(
             yielded.iter().filter(|&&(m, _)| m == parse("a2a3")).count(),
             1

@@ -67,8 +67,8 @@ pub struct TtHit {
     pub packed_move: u16,
     /// Score adjusted to the probing node's distance from the root.
     pub score: i32,
-    /// The static evaluation stored with the entry.
-    pub static_eval: i32,
+    /// The raw static evaluation stored with the entry (before correction history).
+    pub raw_eval: i32,
     /// The depth the score was searched to.
     pub depth: i32,
     /// Whether the score is exact or a bound.
@@ -106,7 +106,7 @@ struct Bucket {
 struct Data {
     packed_move: u16,
     score: i16,
-    static_eval: i16,
+    raw_eval: i16,
     depth: u8,
     generation: u8,
     bound: Bound,
@@ -121,7 +121,7 @@ impl Data {
         };
         u64::from(self.packed_move)
             | (u64::from(self.score as u16) << 16)
-            | (u64::from(self.static_eval as u16) << 32)
+            | (u64::from(self.raw_eval as u16) << 32)
             | (u64::from(self.depth) << 48)
             | (u64::from(self.generation & GENERATION_MASK) << 56)
             | (bound << 62)
@@ -138,7 +138,7 @@ impl Data {
         Some(Data {
             packed_move: word as u16,
             score: (word >> 16) as u16 as i16,
-            static_eval: (word >> 32) as u16 as i16,
+            raw_eval: (word >> 32) as u16 as i16,
             depth: (word >> 48) as u8,
             generation: ((word >> 56) as u8) & GENERATION_MASK,
             bound,
@@ -468,7 +468,7 @@ impl TranspositionTable {
                 return Some(TtHit {
                     packed_move: d.packed_move,
                     score: score_from_tt(i32::from(d.score), ply, halfmoves),
-                    static_eval: i32::from(d.static_eval),
+                    raw_eval: i32::from(d.raw_eval),
                     depth: i32::from(d.depth) - DEPTH_OFFSET,
                     bound: d.bound,
                 });
@@ -488,7 +488,7 @@ impl TranspositionTable {
         ply: usize,
         packed_move: u16,
         score: i32,
-        static_eval: i32,
+        raw_eval: i32,
         depth: i32,
         bound: Bound,
     ) {
@@ -545,7 +545,7 @@ impl TranspositionTable {
             Data {
                 packed_move,
                 score: score_to_tt(score, ply) as i16,
-                static_eval: static_eval as i16,
+                raw_eval: raw_eval as i16,
                 depth: stored_depth as u8,
                 generation,
                 bound,
@@ -582,7 +582,7 @@ mod tests {
             (
                 hit.packed_move,
                 hit.score,
-                hit.static_eval,
+                hit.raw_eval,
                 hit.depth,
                 hit.bound
             ),
@@ -622,7 +622,7 @@ mod tests {
             (
                 hit.packed_move,
                 hit.score,
-                hit.static_eval,
+                hit.raw_eval,
                 hit.depth,
                 hit.bound
             ),

@@ -227,13 +227,13 @@ pub(super) fn alphabeta<const PV: bool>(
         shared.tb_hits.fetch_add(1, Ordering::Relaxed);
         let (score, bound) = wdl_score(wdl, tb.rule50, ply);
         if bound.settles(score, alpha, beta) {
-            let static_eval = if in_check { 0 } else { td.evaluate() };
+            let raw_eval = if in_check { 0 } else { td.evaluate() };
             shared.tt.store(
                 key,
                 ply,
                 0,
                 score,
-                static_eval,
+                raw_eval,
                 depth + TB_STORE_DEPTH_BONUS,
                 bound,
             );
@@ -494,7 +494,7 @@ pub(super) fn alphabeta<const PV: bool>(
             r += i32::from(!improving);
             r -= i32::from(gives_check);
             if quiet {
-                r -= i32::from(stage == Stage::Killer);
+                r -= i32::from(stage == Stage::Refutation);
                 r += LMR_CUT_NODE() * i32::from(node == Node::Cut);
                 r += LMR_TT_CAPTURE() * i32::from(tt_capture);
                 let history = if stage == Stage::Quiet {

@@ -322,7 +322,7 @@ impl ThreadData {
         let correction = self
             .correction
             .correction(self.board.turn(), self.correction_keys());
-        let raw = tt_hit.map_or_else(|| self.evaluate(), |h| h.static_eval);
+        let raw = tt_hit.map_or_else(|| self.evaluate(), |h| h.raw_eval);
         Some(StaticEval {
             raw,
             corrected: correction::apply(raw, correction),
