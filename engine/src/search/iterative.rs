@@ -13,13 +13,13 @@ use super::state::{
     ThreadData,
 };
 use crate::board::Board;
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_DEPTH};
 use crate::movepick::is_quiet;
 use crate::params::{
     ASPIRATION_DEPTH, ASPIRATION_GROWTH_PERCENT, ASPIRATION_WINDOW, MATE_PLIES_SLACK,
     ROOT_LMR_DEPTH, ROOT_LMR_MOVES,
 };
-use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, is_decisive, is_mate, mate_moves, mated_in};
+use crate::score::{DRAW, INFINITY, MATE, is_decisive, is_mate, mate_moves, mated_in};
 use crate::tablebase::{RootMethod, Tablebases};
 use crate::time::IterationSummary;
 
@@ -144,10 +144,7 @@ pub(crate) fn iterate(
     let in_check = td.board.in_check();
     td.stack[0].static_eval = td.static_eval(None, in_check).map(|e| e.corrected);
 
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as i32 - 1)
-        .clamp(1, MAX_PLY as i32 - 1);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let lines = multipv.clamp(1, td.root_moves.len());
     // Helpers start one ply deeper on odd ids, so threads spread over two depths.
     let first_depth = 1 + (td.id % 2) as i32;
