@@ -6,9 +6,10 @@ use cutoff_engine::bench::POSITIONS;
 use cutoff_engine::board::Board;
 use cutoff_engine::eval::{PawnTable, evaluate, evaluate_cached};
 use cutoff_engine::limits::Limits;
+use cutoff_engine::score::Bound;
 use cutoff_engine::search::{SearchOptions, Searcher};
 use cutoff_engine::see::see_ge;
-use cutoff_engine::tt::{Bound, TranspositionTable};
+use cutoff_engine::tt::TranspositionTable;
 use std::hint::black_box;
 
 fn boards() -> Vec<Board> {

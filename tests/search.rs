@@ -18,10 +18,8 @@ use cutoff_engine::eval::evaluate;
 use cutoff_engine::limits::Limits;
 use cutoff_engine::nnue;
 use cutoff_engine::params::TIME_HARD_MAX_PERCENT;
-use cutoff_engine::score::{self, MATE, is_mate, mate_moves};
-use cutoff_engine::search::{
-    Report, ScoreBound, SearchInfo, SearchOptions, SearchResult, Searcher,
-};
+use cutoff_engine::score::{self, Bound, MATE, is_mate, mate_moves};
+use cutoff_engine::search::{Report, SearchInfo, SearchOptions, SearchResult, Searcher};
 use cutoff_engine::skill::Strength;
 use cutoff_engine::tt::TranspositionTable;
 use shakmaty::{Move, Position};
@@ -519,7 +517,7 @@ fn depth_limit() {
         assert_eq!(result.depth, depth);
         let last = infos.last().expect("reports");
         assert_eq!(last.depth, depth, "last iteration");
-        assert_eq!(last.bound, ScoreBound::Exact);
+        assert_eq!(last.bound, Bound::Exact);
         assert!(infos.iter().all(|i| i.depth <= depth), "deeper than asked");
         assert!(
             infos.windows(2).all(|w| w[0].depth <= w[1].depth),
@@ -783,7 +781,7 @@ fn multipv_reports_distinct_ordered_lines() {
     assert!(
         lines
             .iter()
-            .all(|i| i.depth == 8 && i.bound == ScoreBound::Exact)
+            .all(|i| i.depth == 8 && i.bound == Bound::Exact)
     );
     assert!(
         lines.windows(2).all(|w| w[0].score >= w[1].score),

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, position_from_fen};
 use crate::limits::Limits;
-use crate::score::{is_mate, mate_moves};
-use crate::search::{Report, ScoreBound, SearchOptions, Searcher};
+use crate::score::{Bound, is_mate, mate_moves};
+use crate::search::{Report, SearchOptions, Searcher};
 
 /// What a record asks of the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,7 +357,7 @@ pub fn search_record(
     let result = searcher.search(&record.board, limits, options, &mut |report| {
         if let Report::Iteration(info) = report
             && info.multipv == 1
-            && info.bound == ScoreBound::Exact
+            && info.bound == Bound::Exact
         {
             iterations.push((
                 info.depth,

@@ -4,8 +4,10 @@
 //! A tour, from the bottom up (a module imports only from its own row or those above it):
 //! - [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
 //!   repetition history; [`movegen`] generates the captures and queen promotions
-//!   quiescence needs (shakmaty generates only all moves at once); [`limits`] says what `go` asked for; [`rng`] is the seeded generator; [`score`] holds the mate- and
-//!   tablebase-score conventions and [`params`] every margin and table size.
+//!   quiescence needs (shakmaty generates only all moves at once); [`limits`] says what
+//!   `go` asked for; [`rng`] is the seeded generator; [`score`] holds the mate- and
+//!   tablebase-score conventions and the bounds a score may be, [`params`] every margin
+//!   and table size.
 //! - [`eval`] scores a position from the side to move, and [`nnue`] is the learned
 //!   alternative: a network read from a file, its first layer updated move by move;
 //!   [`see`] plays out exchanges with its own piece values; the lock-free

@@ -1,5 +1,6 @@
 //! Score conventions: centipawns from the side to move, with mate scores near ±`MATE` and
-//! tablebase wins just below them, near ±`TB_WIN`.
+//! tablebase wins just below them, near ±`TB_WIN`. A score comes with its [`Bound`]:
+//! exact, or a bound on the true value.
 
 /// Deepest ply the search reaches (search stack size).
 pub const MAX_PLY: usize = 128;
@@ -25,6 +26,54 @@ pub const EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
 /// A win the fifty-move rule turns into a draw (a "cursed win"): a draw, nudged upwards
 /// so that the search still prefers the line where the opponent may go wrong.
 pub const TB_CURSED_WIN: i32 = 2;
+
+/// How a score relates to the true value of its position: what a table entry stores
+/// with its score, and what a search reports with a score from an aspiration fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is the exact value (a PV node, or a score inside the window).
+    Exact,
+    /// The true value is at least the score (a fail-high).
+    Lower,
+    /// The true value is at most the score (a fail-low).
+    Upper,
+}
+
+impl Bound {
+    /// The bound a fail-soft search proves with `best` against its window: a fail high
+    /// is a lower bound, a score that raised α inside the window exact, else an upper bound.
+    pub fn of_result(best: i32, beta: i32, raised_alpha: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether `score`, with this bound, decides a search of the window (α, β): exact
+    /// always, a lower bound at or above β, an upper bound at or below α.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether `score`, with this bound, says more about the true value than `estimate`:
+    /// exact always, a lower bound above it, an upper bound below it.
+    #[inline]
+    pub fn says_more_than(self, score: i32, estimate: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > estimate,
+            Bound::Upper => score < estimate,
+        }
+    }
+}
 
 /// True for mate scores (either side).
 #[inline]

@@ -20,8 +20,7 @@ use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Dtz, Tablebase, Wdl};
 
 use crate::board::Board;
-use crate::score::{DRAW, FIFTY_MOVE_PLIES, TB_CURSED_WIN, TB_WIN};
-use crate::tt::Bound;
+use crate::score::{Bound, DRAW, FIFTY_MOVE_PLIES, TB_CURSED_WIN, TB_WIN};
 
 /// Rank of a root move that wins within the fifty-move rule. All such moves rank alike,
 /// so the search chooses among them (a quick mate ranks no lower than a slow conversion);

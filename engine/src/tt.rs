@@ -11,54 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::params::{TT_AGE_WEIGHT, TT_REPLACE_DEPTH_SLACK};
-use crate::score::{FIFTY_MOVE_PLIES, MATE, TB_WIN, TB_WIN_BOUND, is_decisive, is_mate};
-
-/// How an entry's score relates to the true value of its position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is the exact value (a PV node).
-    Exact,
-    /// The true value is at least the score (a fail-high).
-    Lower,
-    /// The true value is at most the score (a fail-low).
-    Upper,
-}
-
-impl Bound {
-    /// The bound a fail-soft search proves with `best` against its window: a fail high
-    /// is a lower bound, a score that raised α inside the window exact, else an upper bound.
-    pub fn of_result(best: i32, beta: i32, raised_alpha: bool) -> Bound {
-        if best >= beta {
-            Bound::Lower
-        } else if raised_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-
-    /// Whether `score`, with this bound, decides a search of the window (α, β): exact
-    /// always, a lower bound at or above β, an upper bound at or below α.
-    #[inline]
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
-        match self {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        }
-    }
-
-    /// Whether `score`, with this bound, says more about the true value than `estimate`:
-    /// exact always, a lower bound above it, an upper bound below it.
-    #[inline]
-    pub fn says_more_than(self, score: i32, estimate: i32) -> bool {
-        match self {
-            Bound::Exact => true,
-            Bound::Lower => score > estimate,
-            Bound::Upper => score < estimate,
-        }
-    }
-}
+use crate::score::{Bound, FIFTY_MOVE_PLIES, MATE, TB_WIN, TB_WIN_BOUND, is_decisive, is_mate};
 
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]

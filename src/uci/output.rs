@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use cutoff_engine::board::Board;
-use cutoff_engine::score::{is_decisive, is_mate, mate_moves};
-use cutoff_engine::search::{ScoreBound, SearchInfo};
+use cutoff_engine::score::{Bound, is_decisive, is_mate, mate_moves};
+use cutoff_engine::search::SearchInfo;
 use shakmaty::Move;
 
 /// `score cp N` or `score mate N` (moves, negative when the side to move is mated). A
@@ -52,9 +52,9 @@ pub fn info(info: &SearchInfo, board: &Board, show_wdl: bool) -> String {
         score(info.score)
     );
     match info.bound {
-        ScoreBound::Lower => line.push_str(" lowerbound"),
-        ScoreBound::Upper => line.push_str(" upperbound"),
-        ScoreBound::Exact => {}
+        Bound::Lower => line.push_str(" lowerbound"),
+        Bound::Upper => line.push_str(" upperbound"),
+        Bound::Exact => {}
     }
     if show_wdl {
         let (w, d, l) = wdl(info.score);

@@ -13,10 +13,9 @@ use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
-use crate::score::{DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
+use crate::score::{Bound, DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
 use crate::see::see_ge;
 use crate::tablebase::{Tablebases, wdl_score};
-use crate::tt::Bound;
 
 /// Late-move reduction at this depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR,
 /// BASE and DIVISOR in hundredths.

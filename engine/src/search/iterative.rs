@@ -9,8 +9,7 @@ use shakmaty::{Move, Position};
 
 use super::alphabeta::{Node, search_child};
 use super::state::{
-    Report, RootMove, ScoreBound, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe,
-    ThreadData,
+    Report, RootMove, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe, ThreadData,
 };
 use crate::board::Board;
 use crate::limits::{Limits, MAX_DEPTH};
@@ -19,7 +18,7 @@ use crate::params::{
     ASPIRATION_DEPTH, ASPIRATION_GROWTH_PERCENT, ASPIRATION_WINDOW, MATE_PLIES_SLACK,
     ROOT_LMR_DEPTH, ROOT_LMR_MOVES,
 };
-use crate::score::{DRAW, INFINITY, MATE, is_decisive, is_mate, mate_moves, mated_in};
+use crate::score::{Bound, DRAW, INFINITY, MATE, is_decisive, is_mate, mate_moves, mated_in};
 use crate::tablebase::{RootMethod, Tablebases};
 use crate::time::IterationSummary;
 
@@ -47,7 +46,7 @@ pub(crate) fn root_moves(
         .map(|mv| RootMove {
             mv,
             score: -INFINITY,
-            bound: ScoreBound::Exact,
+            bound: Bound::Exact,
             previous_score: -INFINITY,
             seldepth: 0,
             pv: vec![mv],
@@ -130,7 +129,7 @@ pub(crate) fn iterate(
                 0,
                 1,
                 score,
-                ScoreBound::Exact,
+                Bound::Exact,
             )));
             wait_for_stop(shared, limits);
         }
@@ -177,7 +176,7 @@ pub(crate) fn iterate(
                         depth,
                         line + 1,
                         rm.score,
-                        ScoreBound::Exact,
+                        Bound::Exact,
                     )));
                 }
             }
@@ -256,7 +255,7 @@ pub(crate) fn iterate(
     let (searched, bound) = if best.score > -INFINITY {
         (best.score, best.bound)
     } else {
-        (fallback_score(td, best_score), ScoreBound::Exact)
+        (fallback_score(td, best_score), Bound::Exact)
     };
     let best = &td.root_moves[0];
     let score = best.reported_score(searched);
@@ -323,10 +322,10 @@ fn aspiration(
             // Fail low: the best move may be worse than hoped; widen downwards.
             beta = (alpha + beta) / 2;
             alpha = (score - delta).max(-INFINITY);
-            ScoreBound::Upper
+            Bound::Upper
         } else if score >= beta {
             beta = (score + delta).min(INFINITY);
-            ScoreBound::Lower
+            Bound::Lower
         } else {
             return;
         };
@@ -412,11 +411,11 @@ fn root_search(
         if moves_searched == 0 || score > alpha {
             rm.score = score;
             rm.bound = if score >= beta {
-                ScoreBound::Lower
+                Bound::Lower
             } else if score <= alpha {
-                ScoreBound::Upper
+                Bound::Upper
             } else {
-                ScoreBound::Exact
+                Bound::Exact
             };
             rm.seldepth = td.seldepth;
             rm.pv.clear();
@@ -480,7 +479,7 @@ pub(crate) fn info(
     depth: i32,
     multipv: usize,
     score: i32,
-    bound: ScoreBound,
+    bound: Bound,
 ) -> SearchInfo {
     let rm = td.root_moves.get(multipv - 1);
     SearchInfo {
@@ -545,14 +544,14 @@ mod tests {
         let fail_high = td.root_moves[0].score;
         assert!(fail_high >= low);
         let mv = td.root_moves[0].mv;
-        assert_eq!(td.root_moves[0].bound, ScoreBound::Lower);
+        assert_eq!(td.root_moves[0].bound, Bound::Lower);
         // The next pass, in a window around that score, stops at its first node.
         td.root_moves[0].previous_score = fail_high;
         td.node_limit = Some(0);
         aspiration(td, &searcher.shared, depth + 1, &mut |_| {});
         assert!(td.stopped);
         let rm = td.root_moves.iter().find(|rm| rm.mv == mv).unwrap();
-        assert_eq!((rm.score, rm.bound), (fail_high, ScoreBound::Lower));
+        assert_eq!((rm.score, rm.bound), (fail_high, Bound::Lower));
     }
 
     /// After line 1 of an iteration, the moves of lines 2 and 3 start from an aspiration

@@ -13,8 +13,8 @@ mod state;
 mod vote;
 
 pub use state::{
-    Report, ScoreBound, SearchInfo, SearchOptions, SearchResult, SharedState, Signals,
-    SyzygyOptions, ThreadData,
+    Report, SearchInfo, SearchOptions, SearchResult, SharedState, Signals, SyzygyOptions,
+    ThreadData,
 };
 pub(crate) use state::{RootMove, TbProbe};
 
@@ -26,6 +26,7 @@ use crate::correction::CorrectionHistory;
 use crate::limits::Limits;
 use crate::nnue::{AccumulatorStack, Network};
 use crate::rng::Rng;
+use crate::score::Bound;
 use crate::skill::Strength;
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
@@ -263,7 +264,7 @@ fn show_played(
     score: i32,
     report: &mut dyn FnMut(Report),
 ) {
-    let info = iterative::info(main, shared, main.searched_depth, 1, 0, ScoreBound::Exact);
+    let info = iterative::info(main, shared, main.searched_depth, 1, 0, Bound::Exact);
     report(Report::Iteration(SearchInfo {
         seldepth: line.seldepth.max(info.seldepth),
         score,

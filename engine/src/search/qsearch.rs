@@ -7,9 +7,8 @@ use super::state::{SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::MovePicker;
 use crate::params::{DELTA_MARGIN, TT_CUTOFF_HALFMOVES};
-use crate::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use crate::score::{Bound, DRAW, INFINITY, MAX_PLY, mated_in};
 use crate::see::{noisy_value, see_ge};
-use crate::tt::Bound;
 
 /// Depth recorded for quiescence entries in the transposition table.
 const QS_DEPTH: i32 = 0;

@@ -16,7 +16,7 @@ use crate::eval::{PawnTable, evaluate_cached};
 use crate::history::{Continuations, History, PieceTo};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params;
-use crate::score::MAX_PLY;
+use crate::score::{Bound, MAX_PLY};
 use crate::skill::Strength;
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
@@ -130,17 +130,6 @@ impl Default for SearchOptions {
     }
 }
 
-/// Whether a reported score is exact or a bound from an aspiration fail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    /// The score is exact.
-    Exact,
-    /// The true score is at least this (a fail-high).
-    Lower,
-    /// The true score is at most this (a fail-low).
-    Upper,
-}
-
 /// One line of search progress (an iteration or an aspiration re-search).
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -153,7 +142,7 @@ pub struct SearchInfo {
     /// The score, from the side to move.
     pub score: i32,
     /// Whether the score is exact or a bound.
-    pub bound: ScoreBound,
+    pub bound: Bound,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Time since the search started.
@@ -205,7 +194,7 @@ pub(crate) struct RootMove {
     pub mv: Move,
     pub score: i32,
     /// What `score` is: exact, or the bound a root search that failed high or low left.
-    pub bound: ScoreBound,
+    pub bound: Bound,
     pub previous_score: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
