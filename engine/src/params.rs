@@ -340,6 +340,10 @@ pub const TB_STORE_DEPTH_BONUS: i32 = 6;
 /// 2·(n + MATE_PLIES_SLACK) plies.
 pub const MATE_PLIES_SLACK: i32 = 4;
 
+/// Late-move reductions are tabled for depths and move numbers below this; deeper nodes
+/// and later moves reduce as the table's last row and column (a table size: not tuned).
+pub const LMR_TABLE_SIZE: usize = 64;
+
 /// History entries saturate at ±HISTORY_MAX (continuation entries are 16-bit: not tuned).
 pub const HISTORY_MAX: i32 = 16384;
 

@@ -16,6 +16,7 @@ use crate::params::*;
 use crate::score::{Bound, DRAW, INFINITY, MATE, MAX_PLY, TB_WIN_BOUND, is_decisive, mated_in};
 use crate::see::see_ge;
 use crate::tablebase::{Tablebases, wdl_score};
+use crate::tt::TtHit;
 
 /// Late-move reduction at this depth and move number: BASE + ln(depth)·ln(moves) / DIVISOR,
 /// BASE and DIVISOR in hundredths.
@@ -25,12 +26,13 @@ fn lmr_formula(depth: usize, moves: usize) -> i32 {
     (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
 }
 
-/// [`lmr_formula`] for depths and move numbers below 64, computed once.
+/// [`lmr_formula`] for depths and move numbers below `LMR_TABLE_SIZE`, computed once.
 #[cfg(not(feature = "spsa"))]
 fn lmr_reduction(depth: usize, moves: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
+    type Table = [[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let mut table = [[0; 64]; 64];
+        let mut table = [[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
                 *r = lmr_formula(depth, moves);
@@ -290,58 +292,9 @@ pub(super) fn alphabeta<const PV: bool>(
         }
 
         // Step 9. Null-move pruning: if passing still fails high at reduced depth, a real
-        // move would too. Unsafe in pawn endings (zugzwang) and right after a null move.
-        let previous_null = ply > 0 && td.stack[ply - 1].null_move;
-        if depth >= NMP_DEPTH()
-            && eval >= beta
-            && !previous_null
-            && ply >= td.nmp_min_ply
-            && beta > -TB_WIN_BOUND
-            && !td.board.only_pawns_and_king()
-        {
-            let reduction = NMP_BASE()
-                + depth / NMP_DIVISOR()
-                + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_MAX());
-            td.set_move(ply, None);
-            td.stack[ply].null_move = true;
-            td.stack[ply + 1].double_extensions = td.stack[ply].double_extensions;
-            td.board.make_null();
-            let score = -alphabeta::<false>(
-                td,
-                shared,
-                -beta,
-                -beta + 1,
-                depth - 1 - reduction,
-                ply + 1,
-                node.child(),
-            );
-            td.board.unmake();
-            td.stack[ply].null_move = false;
-            if td.stopped {
-                return 0;
-            }
-            if score >= beta {
-                let score = if score >= TB_WIN_BOUND { beta } else { score };
-                if depth < NMP_VERIFY_DEPTH() {
-                    return score;
-                }
-                // Deep nodes: verify with a reduced search without null moves, so a
-                // zugzwang cannot cut off a large subtree. A verification inside another
-                // one leaves the outer one's limit in force when it ends.
-                // Negative only for a tuning build's extreme NMP_* values.
-                let verify_depth = (depth - reduction).max(0);
-                let outer_min_ply = td.nmp_min_ply;
-                td.nmp_min_ply = null_moves_off_until(ply, verify_depth);
-                let verified =
-                    alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
-                td.nmp_min_ply = outer_min_ply;
-                if td.stopped {
-                    return 0;
-                }
-                if verified >= beta {
-                    return score;
-                }
-            }
+        // move would too.
+        if let Some(score) = null_move_cutoff(td, shared, beta, depth, ply, eval, node) {
+            return score;
         }
     }
 
@@ -429,45 +382,11 @@ pub(super) fn alphabeta<const PV: bool>(
         let mut extension = 0;
         if stage == Stage::TtMove
             && let Some(hit) = tt_hit
-            && depth >= SINGULAR_DEPTH()
             && excluded.is_none()
-            && hit.depth >= depth - SINGULAR_DEPTH_SLACK()
-            && hit.bound != Bound::Upper
-            && !is_decisive(hit.score)
         {
-            let singular_beta = hit.score - SINGULAR_MARGIN() * depth;
-            td.stack[ply].excluded = Some(m);
-            let score = alphabeta::<false>(
-                td,
-                shared,
-                singular_beta - 1,
-                singular_beta,
-                (depth - 1) / 2,
-                ply,
-                if node == Node::Cut {
-                    Node::Cut
-                } else {
-                    Node::All
-                },
-            );
-            td.stack[ply].excluded = None;
-            if td.stopped {
-                return 0;
-            }
-            if score < singular_beta {
-                let doubles = td.stack[ply].double_extensions;
-                extension = if !PV
-                    && score < singular_beta - SINGULAR_DOUBLE_MARGIN()
-                    && doubles < SINGULAR_DOUBLE_MAX()
-                {
-                    2
-                } else {
-                    1
-                };
-            } else if singular_beta >= beta {
-                return singular_beta;
-            } else if hit.score >= beta {
-                extension = -1;
+            match singular_extension::<PV>(td, shared, hit, m, beta, depth, ply, node) {
+                Singular::Extend(plies) => extension = plies,
+                Singular::Cutoff(score) => return score,
             }
         }
 
@@ -488,7 +407,8 @@ pub(super) fn alphabeta<const PV: bool>(
             && moves_searched >= LMR_MOVES() + usize::from(PV)
             && stage != Stage::TtMove
         {
-            let mut r = lmr_reduction(depth.min(63) as usize, moves_searched.min(63));
+            let last = LMR_TABLE_SIZE - 1;
+            let mut r = lmr_reduction((depth as usize).min(last), moves_searched.min(last));
             r -= i32::from(PV);
             r += i32::from(!improving);
             r -= i32::from(gives_check);
@@ -609,6 +529,141 @@ pub(super) fn alphabeta<const PV: bool>(
         td.learn_eval_error(depth, best_score - raw);
     }
     best_score
+}
+
+/// Step 9 of [`alphabeta`], null-move pruning, at a non-PV node whose eval (`eval`) is
+/// known: the side to move passes, and if a search of the opponent's move at reduced
+/// depth still fails high, a real move would too. Not in pawn endings (zugzwang), right
+/// after a null move, or inside a verification's span. Returns the score to cut off
+/// with (0 when the search stopped), or `None` to search the node's moves.
+fn null_move_cutoff(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    eval: i32,
+    node: Node,
+) -> Option<i32> {
+    let previous_null = ply > 0 && td.stack[ply - 1].null_move;
+    if depth < NMP_DEPTH()
+        || eval < beta
+        || previous_null
+        || ply < td.nmp_min_ply
+        || beta <= -TB_WIN_BOUND
+        || td.board.only_pawns_and_king()
+    {
+        return None;
+    }
+    let reduction = NMP_BASE()
+        + depth / NMP_DIVISOR()
+        + ((eval - beta) / NMP_EVAL_DIVISOR()).min(NMP_EVAL_MAX());
+    td.set_move(ply, None);
+    td.stack[ply].null_move = true;
+    td.stack[ply + 1].double_extensions = td.stack[ply].double_extensions;
+    td.board.make_null();
+    let score = -alphabeta::<false>(
+        td,
+        shared,
+        -beta,
+        -beta + 1,
+        depth - 1 - reduction,
+        ply + 1,
+        node.child(),
+    );
+    td.board.unmake();
+    td.stack[ply].null_move = false;
+    if td.stopped {
+        return Some(0);
+    }
+    if score < beta {
+        return None;
+    }
+    let score = if score >= TB_WIN_BOUND { beta } else { score };
+    if depth < NMP_VERIFY_DEPTH() {
+        return Some(score);
+    }
+    // Deep nodes: verify with a reduced search without null moves, so a zugzwang cannot
+    // cut off a large subtree. A verification inside another one leaves the outer one's
+    // limit in force when it ends. Negative only for a tuning build's extreme NMP_*
+    // values.
+    let verify_depth = (depth - reduction).max(0);
+    let outer_min_ply = td.nmp_min_ply;
+    td.nmp_min_ply = null_moves_off_until(ply, verify_depth);
+    let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
+    td.nmp_min_ply = outer_min_ply;
+    if td.stopped {
+        Some(0)
+    } else {
+        (verified >= beta).then_some(score)
+    }
+}
+
+/// What the singular-extension search decided about the TT move.
+enum Singular {
+    /// Extend the TT move by this many plies: 2 or 1 when it is singular, -1 when it is
+    /// not while its score beats β, else 0.
+    Extend(i32),
+    /// The other moves beat β too (multi-cut): the node ends with this score (0 when the
+    /// search stopped).
+    Cutoff(i32),
+}
+
+/// Step 13 of [`alphabeta`], singular extensions, for the TT move `tt_move` with its
+/// entry `hit`: a search at half depth of every other move, against a window below the
+/// entry's score, tells whether the TT move alone holds the score.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the entry and its move, the node's β, depth, ply and kind: each a different fact"
+)]
+fn singular_extension<const PV: bool>(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    hit: TtHit,
+    tt_move: Move,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    node: Node,
+) -> Singular {
+    if depth < SINGULAR_DEPTH()
+        || hit.depth < depth - SINGULAR_DEPTH_SLACK()
+        || hit.bound == Bound::Upper
+        || is_decisive(hit.score)
+    {
+        return Singular::Extend(0);
+    }
+    let singular_beta = hit.score - SINGULAR_MARGIN() * depth;
+    td.stack[ply].excluded = Some(tt_move);
+    let score = alphabeta::<false>(
+        td,
+        shared,
+        singular_beta - 1,
+        singular_beta,
+        (depth - 1) / 2,
+        ply,
+        if node == Node::Cut {
+            Node::Cut
+        } else {
+            Node::All
+        },
+    );
+    td.stack[ply].excluded = None;
+    if td.stopped {
+        Singular::Cutoff(0)
+    } else if score < singular_beta {
+        let doubles = td.stack[ply].double_extensions;
+        let double = !PV
+            && score < singular_beta - SINGULAR_DOUBLE_MARGIN()
+            && doubles < SINGULAR_DOUBLE_MAX();
+        Singular::Extend(if double { 2 } else { 1 })
+    } else if singular_beta >= beta {
+        Singular::Cutoff(singular_beta)
+    } else if hit.score >= beta {
+        Singular::Extend(-1)
+    } else {
+        Singular::Extend(0)
+    }
 }
 
 #[cfg(test)]
