@@ -25,6 +25,11 @@ use crate::time::IterationSummary;
 /// Root moves are reported with `currmove` once a search has run this long.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
+/// An aspiration search that fails is reported, its score a bound, once a search has run
+/// this long: sooner than `currmove`, so that a GUI shows the score moving during a long
+/// iteration, but not in the fast ones at the start, which would only flood it.
+const FAIL_REPORTS_AFTER: Duration = Duration::from_secs(1);
+
 /// The moves every thread searches at the root, and how the tree probes the tablebases.
 ///
 /// When the root itself is in the tables, only the moves the tables rank best are kept
@@ -114,29 +119,8 @@ pub(crate) fn iterate(
     td.completed_lines.clear();
     td.root_moves.clear();
     td.root_moves.extend_from_slice(root_moves);
-
     if td.root_moves.is_empty() {
-        // Checkmate or stalemate at the root: report the score, there is no move.
-        let score = if td.board.in_check() {
-            mated_in(0)
-        } else {
-            DRAW
-        };
-        if td.is_main() {
-            report(Report::Iteration(info(
-                td,
-                shared,
-                0,
-                1,
-                score,
-                Bound::Exact,
-            )));
-            wait_for_stop(shared, limits);
-        }
-        return SearchResult {
-            score,
-            ..SearchResult::default()
-        };
+        return no_legal_move(td, shared, limits, report);
     }
 
     // The root's static eval, so that `improving` can compare against it at ply 2.
@@ -155,32 +139,7 @@ pub(crate) fn iterate(
 
     for depth in first_depth..=max_depth {
         td.searched_depth = depth;
-        for rm in &mut td.root_moves {
-            rm.previous_score = rm.score;
-        }
-        for pv_index in 0..lines {
-            td.pv_index = pv_index;
-            td.seldepth = 0;
-            aspiration(td, shared, depth, report);
-            if td.stopped {
-                break;
-            }
-            // Lines found so far stay ordered by score.
-            td.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            if td.is_main() && (pv_index + 1 == lines || td.elapsed() > CURRMOVE_AFTER) {
-                for line in 0..=pv_index {
-                    let rm = &td.root_moves[line];
-                    report(Report::Iteration(info(
-                        td,
-                        shared,
-                        depth,
-                        line + 1,
-                        rm.score,
-                        Bound::Exact,
-                    )));
-                }
-            }
-        }
+        search_lines(td, shared, depth, lines, report);
         if td.stopped {
             break;
         }
@@ -196,22 +155,8 @@ pub(crate) fn iterate(
             .extend_from_slice(&td.root_moves[..lines]);
         // The budget is checked between iterations, so that the last one completes and
         // every line has an exact score to choose by.
-        if node_budget.is_some_and(|budget| td.total_nodes(shared) >= budget) {
-            break;
-        }
-        // A mate found and confirmed by deeper iterations will not change: stop, unless
-        // told to search on.
-        if is_mate(best_score)
-            && !limits.infinite
-            && depth >= 2 * (MATE_PLIES_SLACK + (MATE - best_score.abs()))
-        {
-            break;
-        }
-        // Stop between iterations when a limit is reached.
-        if let Some(mate) = limits.mate
-            && is_mate(best_score)
-            && best_score > 0
-            && mate_moves(best_score) <= mate
+        if node_budget.is_some_and(|budget| td.total_nodes(shared) >= budget)
+            || mate_ends_search(limits, best_score, depth)
         {
             break;
         }
@@ -249,6 +194,101 @@ pub(crate) fn iterate(
         wait_for_stop(shared, limits);
     }
     add_ponder_move(td, shared);
+    search_result(td, shared, best_score, shown.as_deref(), outer_report)
+}
+
+/// Checkmate or stalemate at the root: the main thread reports the score (when told to
+/// wait, after the wait); there is no move.
+fn no_legal_move(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report),
+) -> SearchResult {
+    let score = if td.board.in_check() {
+        mated_in(0)
+    } else {
+        DRAW
+    };
+    if td.is_main() {
+        report(Report::Iteration(info(
+            td,
+            shared,
+            0,
+            1,
+            score,
+            Bound::Exact,
+        )));
+        wait_for_stop(shared, limits);
+    }
+    SearchResult {
+        score,
+        ..SearchResult::default()
+    }
+}
+
+/// One iteration: each of the first `lines` lines in turn, by an aspiration search of the
+/// root moves not yet taken by a better line. The main thread reports the lines once the
+/// last is done (and each as it ends once the search has run long enough for `currmove`).
+fn search_lines(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    depth: i32,
+    lines: usize,
+    report: &mut dyn FnMut(Report),
+) {
+    for rm in &mut td.root_moves {
+        rm.previous_score = rm.score;
+    }
+    for pv_index in 0..lines {
+        td.pv_index = pv_index;
+        td.seldepth = 0;
+        aspiration(td, shared, depth, report);
+        if td.stopped {
+            return;
+        }
+        // Lines found so far stay ordered by score.
+        td.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if td.is_main() && (pv_index + 1 == lines || td.elapsed() > CURRMOVE_AFTER) {
+            for line in 0..=pv_index {
+                let rm = &td.root_moves[line];
+                report(Report::Iteration(info(
+                    td,
+                    shared,
+                    depth,
+                    line + 1,
+                    rm.score,
+                    Bound::Exact,
+                )));
+            }
+        }
+    }
+}
+
+/// Whether an iteration at `depth` that scored `best_score` ends the search: a mate
+/// found and confirmed by deeper iterations will not change (unless told to search on),
+/// and `go mate` ends once the mate it asked for is found.
+fn mate_ends_search(limits: &Limits, best_score: i32, depth: i32) -> bool {
+    if !is_mate(best_score) {
+        return false;
+    }
+    let confirmed = !limits.infinite && depth >= 2 * (MATE_PLIES_SLACK + (MATE - best_score.abs()));
+    let asked_for = limits
+        .mate
+        .is_some_and(|mate| best_score > 0 && mate_moves(best_score) <= mate);
+    confirmed || asked_for
+}
+
+/// The search's result: the best line's move, reply, score and depth, shown once more
+/// if the last line shown (`shown`) was another. `best_score` is the last completed
+/// iteration's.
+fn search_result(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    best_score: i32,
+    shown: Option<&[Move]>,
+    report: &mut dyn FnMut(Report),
+) -> SearchResult {
     // The best line's score, and what it is: the stop may have left a root search's fail
     // high or low; a line never scored gets a guess, shown as exact.
     let best = &td.root_moves[0];
@@ -259,12 +299,12 @@ pub(crate) fn iterate(
     };
     let best = &td.root_moves[0];
     let score = best.reported_score(searched);
-    if td.is_main() && shown.as_ref() != Some(&best.pv) {
+    if td.is_main() && shown != Some(best.pv.as_slice()) {
         // An iteration cut short may have found a new best line, re-sorted the lines or
         // left only a bound; a root fail-high leaves a line without a reply until the
         // ponder move is found. Show what is played.
         let line = info(td, shared, td.searched_depth, 1, searched, bound);
-        outer_report(Report::Iteration(line));
+        report(Report::Iteration(line));
     }
     let best = &td.root_moves[0];
     SearchResult {
@@ -329,7 +369,7 @@ fn aspiration(
         } else {
             return;
         };
-        if td.is_main() && td.elapsed() > CURRMOVE_AFTER / 3 {
+        if td.is_main() && td.elapsed() > FAIL_REPORTS_AFTER {
             report(Report::Iteration(info(
                 td,
                 shared,
