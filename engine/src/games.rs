@@ -66,9 +66,9 @@ const START_BYTES: usize = 28;
 /// The result byte's place in a record (and the game's result byte here).
 const RECORD_RESULT: usize = 30;
 /// Bytes of a game before its plies: start, result, ply count.
-pub const GAME_HEADER_BYTES: usize = START_BYTES + 3;
+const GAME_HEADER_BYTES: usize = START_BYTES + 3;
 /// Bytes of a ply.
-pub const PLY_BYTES: usize = 4;
+const PLY_BYTES: usize = 4;
 /// The move word's flag: the position before the move is a training sample.
 const KEPT: u16 = 1 << 15;
 /// The score of a ply that has none.

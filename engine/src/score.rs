@@ -41,7 +41,8 @@ pub enum Bound {
 
 impl Bound {
     /// The bound a fail-soft search proves with `best` against its window: a fail high
-    /// is a lower bound, a score that raised α inside the window exact, else an upper bound.
+    /// is a lower bound, a score that raised α inside the window exact, else an upper
+    /// bound.
     pub fn of_result(best: i32, beta: i32, raised_alpha: bool) -> Bound {
         if best >= beta {
             Bound::Lower

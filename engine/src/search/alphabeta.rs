@@ -585,8 +585,8 @@ fn null_move_cutoff(
     }
     // Deep nodes: verify with a reduced search without null moves, so a zugzwang cannot
     // cut off a large subtree. A verification inside another one leaves the outer one's
-    // limit in force when it ends. Negative only for a tuning build's extreme NMP_*
-    // values.
+    // limit in force when it ends. (The depth is negative only for a tuning build's
+    // extreme NMP_* values.)
     let verify_depth = (depth - reduction).max(0);
     let outer_min_ply = td.nmp_min_ply;
     td.nmp_min_ply = null_moves_off_until(ply, verify_depth);

@@ -153,8 +153,8 @@ pub(crate) fn iterate(
         td.completed_lines.clear();
         td.completed_lines
             .extend_from_slice(&td.root_moves[..lines]);
-        // The budget is checked between iterations, so that the last one completes and
-        // every line has an exact score to choose by.
+        // Between iterations: the node budget (checked here so that the last iteration
+        // completes and every line has an exact score to choose by), or a settled mate.
         if node_budget.is_some_and(|budget| td.total_nodes(shared) >= budget)
             || mate_ends_search(limits, best_score, depth)
         {
@@ -197,8 +197,8 @@ pub(crate) fn iterate(
     search_result(td, shared, best_score, shown.as_deref(), outer_report)
 }
 
-/// Checkmate or stalemate at the root: the main thread reports the score (when told to
-/// wait, after the wait); there is no move.
+/// Checkmate or stalemate at the root: the main thread reports the score, then waits if
+/// told to; there is no move.
 fn no_legal_move(
     td: &mut ThreadData,
     shared: &SharedState,
@@ -228,8 +228,9 @@ fn no_legal_move(
 }
 
 /// One iteration: each of the first `lines` lines in turn, by an aspiration search of the
-/// root moves not yet taken by a better line. The main thread reports the lines once the
-/// last is done (and each as it ends once the search has run long enough for `currmove`).
+/// root moves not yet taken by a better line. The main thread reports the lines found so
+/// far once the last is done, and after each one once the search has run long enough
+/// for `currmove`.
 fn search_lines(
     td: &mut ThreadData,
     shared: &SharedState,
