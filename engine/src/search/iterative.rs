@@ -451,13 +451,7 @@ fn root_search(
         let rm = &mut td.root_moves[i];
         if moves_searched == 0 || score > alpha {
             rm.score = score;
-            rm.bound = if score >= beta {
-                Bound::Lower
-            } else if score <= alpha {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
+            rm.bound = Bound::of_result(score, beta, score > alpha);
             rm.seldepth = td.seldepth;
             rm.pv.clear();
             rm.pv.push(mv);
