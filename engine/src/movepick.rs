@@ -15,7 +15,8 @@
 //! Order yielded: TT move; good captures and queen promotions (most valuable victim
 //! first, then capture history); killer 1, killer 2, countermove; the remaining quiets by
 //! butterfly + continuation history; bad captures in the order they were found;
-//! under-promotions.
+//! under-promotions. At the root, the picker hands out the root moves in the order the
+//! iterations left them instead (`MovePicker::listed`).
 
 use shakmaty::{Move, MoveList, Role};
 
@@ -56,6 +57,7 @@ fn mvv_history(m: Move, capture_history: i32) -> i32 {
 /// Where the picker is in its sequence of stages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
+    Listed,
     TtMove,
     Generate,
     GenerateNoisy,
@@ -125,6 +127,14 @@ impl MovePicker {
     /// the picker's own memory (a picker is 2.4 KB, too much to copy at every node).
     pub fn noisy() -> Self {
         MovePicker::unstarted(Phase::GenerateNoisy)
+    }
+
+    /// The root's moves, in the order given: the first is the best of the last iteration
+    /// and comes as the TT move would; the others come as what they are.
+    pub fn listed(moves: impl IntoIterator<Item = Move>) -> Self {
+        let mut picker = MovePicker::unstarted(Phase::Listed);
+        picker.moves.extend(moves);
+        picker
     }
 
     /// A picker at `phase` with no moves, no TT move, no refutations and no SEE split.
@@ -241,6 +251,18 @@ impl MovePicker {
     ) -> Option<(Move, Stage)> {
         loop {
             match self.phase {
+                Phase::Listed => {
+                    let &m = self.moves.get(self.next)?;
+                    self.next += 1;
+                    let stage = if self.next == 1 {
+                        Stage::TtMove
+                    } else if is_quiet(m) {
+                        Stage::Quiet
+                    } else {
+                        Stage::Noisy
+                    };
+                    return Some((m, stage));
+                }
                 Phase::TtMove => {
                     self.phase = Phase::Generate;
                     return self.tt_move.map(|m| (m, Stage::TtMove));
@@ -528,5 +550,32 @@ mod tests {
         };
         assert_eq!(noisy(rest), noisy(full_rest));
         assert!(!noisy(rest).is_empty(), "this position has a bad capture");
+    }
+
+    /// The root's picker hands out its list whole and in order: the first move as the TT
+    /// move, then each as what it is.
+    #[test]
+    fn a_listed_picker_yields_its_list_in_order() {
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let history = History::default();
+        let mut moves: Vec<Move> = board.legal_moves().into_iter().collect();
+        moves.reverse();
+        let continuations = [None; 2];
+        let mut picker = MovePicker::listed(moves.iter().copied());
+        for (i, &m) in moves.iter().enumerate() {
+            let (yielded, stage) = picker.next(&board, &history, &continuations).unwrap();
+            assert_eq!(yielded, m);
+            let expected = match i {
+                0 => Stage::TtMove,
+                _ if is_quiet(m) => Stage::Quiet,
+                _ => Stage::Noisy,
+            };
+            assert_eq!(stage, expected, "{}", board.uci(m));
+        }
+        assert!(picker.next(&board, &history, &continuations).is_none());
     }
 }

@@ -5,11 +5,12 @@
 //! docs/search.md.
 
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use shakmaty::{Move, MoveList, Position};
 
 use super::qsearch::qsearch;
-use super::state::{SharedState, ThreadData};
+use super::state::{Report, SharedState, ThreadData};
 use crate::board::Board;
 use crate::movepick::{MovePicker, Stage, is_quiet};
 use crate::params::*;
@@ -58,9 +59,18 @@ fn null_moves_off_until(ply: usize, verify_depth: i32) -> usize {
     ply + (verify_depth * NMP_VERIFY_SPAN_PERCENT() / 100) as usize
 }
 
+/// Root moves are reported with `currmove` once a search has run this long.
+pub(super) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
+
+/// Where a node below the root sends its reports: nowhere.
+fn silent(_: Report) {}
+
 /// The kind of node a search is, as the parent expects it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Node {
+    /// The root, a PV node whose moves are the root moves from the current MultiPV line
+    /// on, in the order the iterations left them; each keeps its score, line and nodes.
+    Root,
     /// Searched with an open window: it must produce a line.
     Pv,
     /// A null-window node expected to fail high: one move should refute the parent's.
@@ -70,12 +80,17 @@ pub(super) enum Node {
 }
 
 impl Node {
+    /// Whether the node is searched with an open window.
+    fn is_pv(self) -> bool {
+        matches!(self, Node::Root | Node::Pv)
+    }
+
     /// What a null-window child of this node is expected to be: the opposite (a refutation
     /// answers every move of an all node; a cut node's first move meets an all node).
     fn child(self) -> Node {
         match self {
             Node::Cut => Node::All,
-            Node::Pv | Node::All => Node::Cut,
+            Node::Root | Node::Pv | Node::All => Node::Cut,
         }
     }
 }
@@ -99,16 +114,46 @@ pub(super) fn search_child(
     reduction: i32,
     node: Node,
 ) -> i32 {
-    let pv_node = node == Node::Pv;
+    let pv_node = node.is_pv();
     // The child's line is rebuilt by a PV search of it; any other search leaves none.
     if pv_node {
         td.pv[ply + 1].clear();
     }
+    // A PV node searches its first move with the full window, the child a PV node; a
+    // non-PV node's window is a zero window already.
+    debug_assert!(
+        pv_node || beta == alpha + 1,
+        "a non-PV node has a zero window"
+    );
+    let full_window = |td: &mut ThreadData| {
+        -alphabeta::<true>(
+            td,
+            shared,
+            -beta,
+            -alpha,
+            new_depth,
+            ply + 1,
+            Node::Pv,
+            &mut silent,
+        )
+    };
+    let zero_window = |td: &mut ThreadData, depth: i32, child: Node| {
+        -alphabeta::<false>(
+            td,
+            shared,
+            -alpha - 1,
+            -alpha,
+            depth,
+            ply + 1,
+            child,
+            &mut silent,
+        )
+    };
     if first {
         return if pv_node {
-            -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv)
+            full_window(td)
         } else {
-            -alphabeta::<false>(td, shared, -beta, -alpha, new_depth, ply + 1, node.child())
+            zero_window(td, new_depth, node.child())
         };
     }
     // A reduced search is expected to fail low here, so high in the child: a cut node.
@@ -117,34 +162,30 @@ pub(super) fn search_child(
     } else {
         node.child()
     };
-    let mut score = -alphabeta::<false>(
-        td,
-        shared,
-        -alpha - 1,
-        -alpha,
-        new_depth - reduction,
-        ply + 1,
-        reduced_child,
-    );
+    let mut score = zero_window(td, new_depth - reduction, reduced_child);
     if score > alpha && reduction > 0 {
-        score = -alphabeta::<false>(
-            td,
-            shared,
-            -alpha - 1,
-            -alpha,
-            new_depth,
-            ply + 1,
-            node.child(),
-        );
+        score = zero_window(td, new_depth, node.child());
     }
     if pv_node && score > alpha && score < beta {
-        score = -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv);
+        score = full_window(td);
     }
     score
 }
 
-/// Negamax alpha-beta below the root. `PV` marks nodes searched with an open window;
-/// `node` says which kind the parent expects (`Node::Pv` exactly when `PV`).
+/// Negamax alpha-beta. `PV` marks nodes searched with an open window; `node` says which
+/// kind the parent expects (`Node::Root` or `Node::Pv` exactly when `PV`).
+///
+/// The root is a PV node whose moves are the root moves, in their list's order, each
+/// searched, scored and announced to `report`. What the other nodes do and the root
+/// does not, each step says: the root is not counted, keeps what it learns in its move
+/// list rather than in the table or the histories, prunes and extends nothing, and
+/// reduces by its own rule. (Builds that gave the root the other nodes' reductions,
+/// check extension and history updates lost 22 to 48 Elo: docs/search.md.) Other nodes
+/// report nothing: they are given [`silent`].
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the window, depth, ply and node kind of the node, and where the root reports"
+)]
 pub(super) fn alphabeta<const PV: bool>(
     td: &mut ThreadData,
     shared: &SharedState,
@@ -153,15 +194,20 @@ pub(super) fn alphabeta<const PV: bool>(
     mut depth: i32,
     ply: usize,
     node: Node,
+    report: &mut dyn FnMut(Report),
 ) -> i32 {
-    debug_assert_eq!(PV, node == Node::Pv, "a PV search is a PV node");
+    debug_assert_eq!(PV, node.is_pv(), "a PV search is a PV node");
+    // Known at compile time in the null-window search, which has no root code.
+    let root = PV && node == Node::Root;
+    debug_assert!(!root || ply == 0, "the root is at ply 0");
     if PV {
         td.pv[ply].clear();
     }
 
     // Step 1. Draws by repetition, the fifty-move rule and insufficient material, also
-    // right at the horizon (quiescence looks only for insufficient material).
-    if td.board.is_rule_draw(ply) {
+    // right at the horizon (quiescence looks only for insufficient material). Not at the
+    // root, which must choose a move whatever the game's state.
+    if !root && td.board.is_rule_draw(ply) {
         return DRAW;
     }
     let board = &td.board;
@@ -172,8 +218,10 @@ pub(super) fn alphabeta<const PV: bool>(
         return qsearch::<PV>(td, shared, alpha, beta, ply);
     }
 
-    // Step 3. Count the node; unwind if a stop condition was met.
-    if td.count_node_and_check(shared) {
+    // Step 3. Count the node; unwind if a stop condition was met. Not the root: the
+    // count is of positions reached by a move, so that the root moves' node counts, which
+    // the clock reads, add up to it.
+    if !root && td.count_node_and_check(shared) {
         return 0;
     }
     td.seldepth = td.seldepth.max(ply);
@@ -183,20 +231,28 @@ pub(super) fn alphabeta<const PV: bool>(
     }
 
     // Step 4. Mate-distance pruning: no line from here can beat a mate already found
-    // closer to the root.
-    alpha = alpha.max(mated_in(ply));
-    beta = beta.min(MATE - ply as i32 - 1);
-    if alpha >= beta {
-        return alpha;
+    // closer to the root. Not at the root itself, whose window is the aspiration
+    // loop's: clamped, a mate in one would score β and be taken for a fail high.
+    if !root {
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
     }
 
     // Step 5. Transposition table: a deep enough entry whose bound settles the
     // window ends the node (not at PV nodes, which must produce a line, nor in a
     // singular-extension search, whose entry describes the node with every move, nor
     // near the end of the fifty-move count, which the entry knows nothing of).
+    // The root neither probes nor stores: its move list holds its order, scores and lines.
     let key = board.key();
     let halfmoves = board.pos().halfmoves();
-    let tt_hit = shared.tt.probe(key, ply, halfmoves);
+    let tt_hit = if root {
+        None
+    } else {
+        shared.tt.probe(key, ply, halfmoves)
+    };
     let excluded = td.stack[ply].excluded;
     if !PV
         && excluded.is_none()
@@ -207,17 +263,24 @@ pub(super) fn alphabeta<const PV: bool>(
     {
         return hit.score;
     }
-    let tt_packed = tt_hit.map_or(0, |h| h.packed_move);
+    // The root's TT move is the best move of the last iteration, first in its list.
+    let tt_packed = if root {
+        Board::pack(td.root_moves[td.pv_index].mv)
+    } else {
+        tt_hit.map_or(0, |h| h.packed_move)
+    };
 
     // Step 6. Syzygy tablebases: right after a capture or pawn move (the tables count the
     // fifty-move rule from a clock at zero), a position with few enough pieces has a known
     // outcome. A win proves at least a tablebase win, a loss at most a tablebase loss, a
     // draw the draw; a bound that settles the window ends the node and is stored deep.
     // At PV nodes a bound that does not settle it limits the score the search returns.
+    // At the root the tables have already chosen the moves.
     let mut tb_floor = -INFINITY;
     let mut max_score = INFINITY;
     let tb = shared.tb_probe;
-    if tb.cardinality > 0
+    if !root
+        && tb.cardinality > 0
         && excluded.is_none()
         && depth >= tb.depth
         && board.pos().halfmoves() == 0
@@ -256,10 +319,18 @@ pub(super) fn alphabeta<const PV: bool>(
     // better than two plies ago, so prune less. (Correction history was measured with
     // step 13; its pieces' tables: +22.8 ± 11.5 Elo at 5+0.05, SPRT [0, 5] H1 after
     // 1,176 games: docs/search.md.)
-    let evals = td.static_eval(tt_hit, in_check);
+    // The root's eval prunes nothing: only ply 2's `improving` reads it, as set once
+    // when the search started.
+    let evals = if root {
+        None
+    } else {
+        td.static_eval(tt_hit, in_check)
+    };
     let raw_eval = evals.map(|e| e.raw);
     let static_eval = evals.map(|e| e.corrected);
-    td.stack[ply].static_eval = static_eval;
+    if !root {
+        td.stack[ply].static_eval = static_eval;
+    }
     let eval = match (static_eval, tt_hit) {
         (Some(e), Some(hit))
             if !is_decisive(hit.score) && hit.bound.says_more_than(hit.score, e) =>
@@ -275,7 +346,11 @@ pub(super) fn alphabeta<const PV: bool>(
         (Some(now), Some(before)) => now > before,
         _ => false,
     };
-    td.history.clear_killers_at(ply + 1);
+    // The root's replies keep their killers from one pass to the next: the root
+    // searches the same children each time.
+    if !root {
+        td.history.clear_killers_at(ply + 1);
+    }
 
     if !PV
         && excluded.is_none()
@@ -307,7 +382,11 @@ pub(super) fn alphabeta<const PV: bool>(
     // Step 11. The move loop.
     let previous = ply.checked_sub(1).and_then(|p| td.stack[p].current_move);
     let continuations = td.continuations(ply);
-    let mut picker = MovePicker::new(&td.board, tt_packed, &td.history, ply, previous);
+    let mut picker = if root {
+        MovePicker::listed(td.root_moves[td.pv_index..].iter().map(|rm| rm.mv))
+    } else {
+        MovePicker::new(&td.board, tt_packed, &td.history, ply, previous)
+    };
     let side = td.board.turn();
     let mut best_score = tb_floor;
     let mut best_move: Option<Move> = None;
@@ -328,8 +407,9 @@ pub(super) fn alphabeta<const PV: bool>(
 
         // Step 12. Shallow pruning of late moves, once a line that avoids a lost outcome exists.
         // Quiet checks are spared late-move, futility and history pruning: a mate hides
-        // among them more often than eval or move order can tell.
-        if best_score > -TB_WIN_BOUND && !in_check {
+        // among them more often than eval or move order can tell. Not at the root, where
+        // every move gets a score to rank it by.
+        if !root && best_score > -TB_WIN_BOUND && !in_check {
             if quiet {
                 // Late-move pruning: enough quiets tried at this depth.
                 let limit = (LMP_BASE() + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -380,7 +460,8 @@ pub(super) fn alphabeta<const PV: bool>(
         // other moves also beat β, the node is cut (multi-cut); a TT move that is not
         // singular while its score beats β is reduced. Other checks extend one ply.
         let mut extension = 0;
-        if stage == Stage::TtMove
+        if !root
+            && stage == Stage::TtMove
             && let Some(hit) = tt_hit
             && excluded.is_none()
         {
@@ -390,10 +471,18 @@ pub(super) fn alphabeta<const PV: bool>(
             }
         }
 
+        if root && td.is_main() && td.elapsed() > CURRMOVE_AFTER {
+            report(Report::CurrentMove {
+                depth,
+                mv: m,
+                number: td.pv_index + moves_searched + 1,
+            });
+        }
+        let nodes_before = td.nodes;
         td.set_move(ply, Some(m));
         td.board.make(m);
         let gives_check = td.board.in_check();
-        if extension == 0 && gives_check {
+        if !root && extension == 0 && gives_check {
             extension = 1;
         }
         td.stack[ply + 1].double_extensions =
@@ -403,7 +492,15 @@ pub(super) fn alphabeta<const PV: bool>(
         // Step 14. Late-move reductions for moves tried late: quiets by their history,
         // captures and promotions by a share of that and by their capture history (the
         // bad captures come after the quiets, and good ones tried late are rarely best).
-        let reduction = if depth >= LMR_DEPTH()
+        // At the root, one ply for a late quiet move that does not check.
+        let reduction = if root {
+            i32::from(
+                moves_searched >= ROOT_LMR_MOVES()
+                    && depth >= ROOT_LMR_DEPTH()
+                    && quiet
+                    && !gives_check,
+            )
+        } else if depth >= LMR_DEPTH()
             && moves_searched >= LMR_MOVES() + usize::from(PV)
             && stage != Stage::TtMove
         {
@@ -445,8 +542,19 @@ pub(super) fn alphabeta<const PV: bool>(
             node,
         );
         td.board.unmake();
+        // Root moves come in their list's order, none left out, so the move's place in
+        // it is known. Its nodes feed the clock; its score and line, the lines reported.
+        let root_move = root.then(|| td.pv_index + moves_searched);
+        if let Some(i) = root_move {
+            debug_assert_eq!(td.root_moves[i].mv, m);
+            td.root_moves[i].nodes += td.nodes - nodes_before;
+        }
         if td.stopped {
             return 0;
+        }
+        if let Some(i) = root_move {
+            let first = moves_searched == 0;
+            td.root_moves[i].record(score, (alpha, beta), first, &td.pv[1], td.seldepth);
         }
         moves_searched += 1;
 
@@ -461,6 +569,11 @@ pub(super) fn alphabeta<const PV: bool>(
                     td.update_pv(ply, m);
                 }
                 if alpha >= beta {
+                    // The root's cutoffs, aspiration fail-highs, teach the histories
+                    // nothing: the root keeps its move order in its list.
+                    if root {
+                        break;
+                    }
                     if quiet {
                         td.history.add_killer(ply, m);
                         td.history
@@ -500,8 +613,8 @@ pub(super) fn alphabeta<const PV: bool>(
     }
 
     // Step 17. Store the result, within what the tables allow (not a singular-extension
-    // search's: it left a move out).
-    if excluded.is_some() {
+    // search's: it left a move out; nor the root's, which its move list holds).
+    if excluded.is_some() || root {
         return best_score;
     }
     if PV {
@@ -570,6 +683,7 @@ fn null_move_cutoff(
         depth - 1 - reduction,
         ply + 1,
         node.child(),
+        &mut silent,
     );
     td.board.unmake();
     td.stack[ply].null_move = false;
@@ -590,7 +704,16 @@ fn null_move_cutoff(
     let verify_depth = (depth - reduction).max(0);
     let outer_min_ply = td.nmp_min_ply;
     td.nmp_min_ply = null_moves_off_until(ply, verify_depth);
-    let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
+    let verified = alphabeta::<false>(
+        td,
+        shared,
+        beta - 1,
+        beta,
+        verify_depth,
+        ply,
+        Node::Cut,
+        &mut silent,
+    );
     td.nmp_min_ply = outer_min_ply;
     if td.stopped {
         Some(0)
@@ -647,6 +770,7 @@ fn singular_extension<const PV: bool>(
         } else {
             Node::All
         },
+        &mut silent,
     );
     td.stack[ply].excluded = None;
     if td.stopped {
@@ -685,7 +809,8 @@ mod tests {
             .store(board.key(), 0, 0, 900, 0, 20, Bound::Lower);
         let td = &mut searcher.threads[0];
         td.board = board;
-        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut);
+        let score =
+            alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut, &mut silent);
         (score, td.nodes)
     }
 
@@ -728,7 +853,16 @@ mod tests {
         td.stack[0].double_extensions = 0;
         td.stack[1].double_extensions = SINGULAR_DOUBLE_MAX() - 1;
         let beta = td.evaluate() - 50;
-        let score = alphabeta::<false>(td, &searcher.shared, beta - 1, beta, 9, 0, Node::Cut);
+        let score = alphabeta::<false>(
+            td,
+            &searcher.shared,
+            beta - 1,
+            beta,
+            9,
+            0,
+            Node::Cut,
+            &mut silent,
+        );
         assert!(score >= beta);
         assert!(td.stack[2].double_extensions <= 1);
     }
@@ -744,7 +878,16 @@ mod tests {
         td.board = Board::from_fen("7k/8/8/8/8/8/5PPP/6K1 w - - 0 1", false).unwrap();
         let futility_value = td.evaluate() + FUTILITY_BASE() + FUTILITY_MARGIN();
         let alpha = futility_value + 100;
-        let score = alphabeta::<false>(td, &searcher.shared, alpha, alpha + 1, 1, 0, Node::All);
+        let score = alphabeta::<false>(
+            td,
+            &searcher.shared,
+            alpha,
+            alpha + 1,
+            1,
+            0,
+            Node::All,
+            &mut silent,
+        );
         assert_eq!(score, futility_value);
     }
 

@@ -1,29 +1,25 @@
 //! Iterative deepening: search depth 1, 2, 3, … each inside an aspiration window around
-//! the previous score, until a limit says stop. The root move loop lives here too, since
-//! the root differs from other nodes (root moves, MultiPV, progress reports).
+//! the previous score, until a limit says stop; each MultiPV line in turn, and the
+//! reports of what each iteration found. The root moves themselves are searched by
+//! `alphabeta`, the root being a `Node::Root`.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use shakmaty::{Move, Position};
 
-use super::alphabeta::{Node, search_child};
+use super::alphabeta::{CURRMOVE_AFTER, Node, alphabeta};
 use super::state::{
     Report, RootMove, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe, ThreadData,
 };
 use crate::board::Board;
 use crate::limits::{Limits, MAX_DEPTH};
-use crate::movepick::is_quiet;
 use crate::params::{
     ASPIRATION_DEPTH, ASPIRATION_GROWTH_PERCENT, ASPIRATION_WINDOW, MATE_PLIES_SLACK,
-    ROOT_LMR_DEPTH, ROOT_LMR_MOVES,
 };
 use crate::score::{Bound, DRAW, INFINITY, MATE, is_decisive, is_mate, mate_moves, mated_in};
 use crate::tablebase::{RootMethod, Tablebases};
 use crate::time::IterationSummary;
-
-/// Root moves are reported with `currmove` once a search has run this long.
-const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
 /// An aspiration search that fails is reported, its score a bound, once a search has run
 /// this long: sooner than `currmove`, so that a GUI shows the score moving during a long
@@ -352,7 +348,7 @@ fn aspiration(
     let mut delta = ASPIRATION_WINDOW();
     let (mut alpha, mut beta) = first_window(&td.root_moves[td.pv_index], depth);
     loop {
-        let score = root_search(td, shared, alpha, beta, depth, report);
+        let score = alphabeta::<true>(td, shared, alpha, beta, depth, 0, Node::Root, report);
         // Keep the best line first; moves searched this time rank by their new scores.
         td.root_moves[td.pv_index..]
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
@@ -401,76 +397,6 @@ fn first_window(rm: &RootMove, depth: i32) -> (i32, i32) {
     } else {
         (-INFINITY, INFINITY)
     }
-}
-
-/// The root move loop: PVS over the root moves from the current MultiPV line on.
-fn root_search(
-    td: &mut ThreadData,
-    shared: &SharedState,
-    mut alpha: i32,
-    beta: i32,
-    depth: i32,
-    report: &mut dyn FnMut(Report),
-) -> i32 {
-    let mut best_score = -INFINITY;
-    for i in td.pv_index..td.root_moves.len() {
-        let mv = td.root_moves[i].mv;
-        if td.is_main() && td.elapsed() > CURRMOVE_AFTER {
-            report(Report::CurrentMove {
-                depth,
-                mv,
-                number: i + 1,
-            });
-        }
-        let moves_searched = i - td.pv_index;
-        let nodes_before = td.nodes;
-        td.set_move(0, Some(mv));
-        td.board.make(mv);
-        let reduction = i32::from(
-            moves_searched >= ROOT_LMR_MOVES()
-                && depth >= ROOT_LMR_DEPTH()
-                && is_quiet(mv)
-                && !td.board.in_check(),
-        );
-        let score = search_child(
-            td,
-            shared,
-            alpha,
-            beta,
-            depth - 1,
-            0,
-            moves_searched == 0,
-            reduction,
-            Node::Pv,
-        );
-        td.board.unmake();
-        td.root_moves[i].nodes += td.nodes - nodes_before;
-        if td.stopped {
-            break;
-        }
-        let rm = &mut td.root_moves[i];
-        if moves_searched == 0 || score > alpha {
-            rm.score = score;
-            rm.bound = Bound::of_result(score, beta, score > alpha);
-            rm.seldepth = td.seldepth;
-            rm.pv.clear();
-            rm.pv.push(mv);
-            rm.pv.extend_from_slice(&td.pv[1]);
-        } else {
-            // Only the order matters for moves that fail low.
-            rm.score = -INFINITY;
-        }
-        if score > best_score {
-            best_score = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best_score
 }
 
 /// A best line that ends after its first move (a root fail-high that was not searched
@@ -575,7 +501,17 @@ mod tests {
         }
         // A window far below the score: the first root move fails high.
         let low = td.root_moves[0].score - 300;
-        root_search(td, &searcher.shared, low - 1, low, depth + 1, &mut |_| {});
+        let shared = &searcher.shared;
+        alphabeta::<true>(
+            td,
+            shared,
+            low - 1,
+            low,
+            depth + 1,
+            0,
+            Node::Root,
+            &mut |_| {},
+        );
         let fail_high = td.root_moves[0].score;
         assert!(fail_high >= low);
         let mv = td.root_moves[0].mv;

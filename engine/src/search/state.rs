@@ -16,7 +16,7 @@ use crate::eval::{PawnTable, evaluate_cached};
 use crate::history::{Continuations, History, PieceTo};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::params;
-use crate::score::{Bound, MAX_PLY};
+use crate::score::{Bound, INFINITY, MAX_PLY};
 use crate::skill::Strength;
 use crate::tablebase::Tablebases;
 use crate::time::TimeManager;
@@ -203,6 +203,32 @@ pub(crate) struct RootMove {
     pub tb_score: Option<i32>,
     /// Nodes searched under this move in this search, all iterations together.
     pub nodes: u64,
+}
+
+impl RootMove {
+    /// Records what a search of this move in the window (`alpha`, `beta`) found, `line`
+    /// being the child's line and `seldepth` the deepest ply reached so far. The first
+    /// move of a line and any that beat α get the score, its bound and their line; a
+    /// later move that fails low gets −∞, for only the order matters among those.
+    pub fn record(
+        &mut self,
+        score: i32,
+        (alpha, beta): (i32, i32),
+        first: bool,
+        line: &[Move],
+        seldepth: usize,
+    ) {
+        if !first && score <= alpha {
+            self.score = -INFINITY;
+            return;
+        }
+        self.score = score;
+        self.bound = Bound::of_result(score, beta, score > alpha);
+        self.seldepth = seldepth;
+        self.pv.clear();
+        self.pv.push(self.mv);
+        self.pv.extend_from_slice(line);
+    }
 }
 
 /// Per-ply search stack entry.
