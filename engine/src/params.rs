@@ -208,12 +208,6 @@ tunables! {
     /// capture is the likely best move, the quiets less likely to matter.
     LMR_TT_CAPTURE: i32 = 1 (0..=2, c_end 0.5);
 
-    /// At the root, quiet moves after the first ROOT_LMR_MOVES are searched one ply shallower
-    /// (then re-searched if they beat α), from ROOT_LMR_DEPTH on.
-    ROOT_LMR_MOVES: usize = 3 (1..=10, c_end 0.5);
-    /// Root reductions apply from this depth on.
-    ROOT_LMR_DEPTH: i32 = 3 (1..=8, c_end 0.5);
-
     /// Quiescence delta pruning: a capture that cannot lift the score within this of α is skipped.
     DELTA_MARGIN: i32 = 202 (50..=500, c_end 15);
 
@@ -380,7 +374,7 @@ mod tests {
                 t.name
             );
         }
-        assert_eq!(TUNABLES.len(), 71);
+        assert_eq!(TUNABLES.len(), 69);
     }
 
     /// Bounds that the search uses as a pair (`clamp(min, max)` panics when min > max, and a

@@ -492,18 +492,15 @@ pub(super) fn alphabeta<const PV: bool>(
         // Step 14. Late-move reductions for moves tried late: quiets by their history,
         // captures and promotions by a share of that and by their capture history (the
         // bad captures come after the quiets, and good ones tried late are rarely best).
-        // At the root, one ply for a late quiet move that does not check.
-        let reduction = if root {
-            i32::from(
-                moves_searched >= ROOT_LMR_MOVES()
-                    && depth >= ROOT_LMR_DEPTH()
-                    && quiet
-                    && !gives_check,
-            )
-        } else if depth >= LMR_DEPTH()
-            && moves_searched >= LMR_MOVES() + usize::from(PV)
-            && stage != Stage::TtMove
+        // At the root, one ply for a quiet move that gives no check, and none for others.
+        let reduction = if depth < LMR_DEPTH()
+            || moves_searched < LMR_MOVES() + usize::from(PV)
+            || stage == Stage::TtMove
         {
+            0
+        } else if root {
+            i32::from(quiet && !gives_check)
+        } else {
             let last = LMR_TABLE_SIZE - 1;
             let mut r = lmr_reduction((depth as usize).min(last), moves_searched.min(last));
             r -= i32::from(PV);
@@ -525,8 +522,6 @@ pub(super) fn alphabeta<const PV: bool>(
             }
             // A tuning build may set LMR_DEPTH to 1, where new_depth can be 0.
             r.clamp(0, (new_depth - 1).max(0))
-        } else {
-            0
         };
 
         // Step 15. PVS search of the child.
