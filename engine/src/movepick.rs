@@ -130,7 +130,8 @@ impl MovePicker {
     }
 
     /// The root's moves, in the order given: the first is the best of the last iteration
-    /// and comes as the TT move would; the others come as what they are.
+    /// and comes as the TT move would; the others come as what they are, quiet or noisy,
+    /// without a history score (`last_quiet_score` stays 0).
     pub fn listed(moves: impl IntoIterator<Item = Move>) -> Self {
         let mut picker = MovePicker::unstarted(Phase::Listed);
         picker.moves.extend(moves);

@@ -186,7 +186,8 @@ tunables! {
     SEE_CAPTURE_MARGIN: i32 = -24 (-100..=-5, c_end 2);
 
     /// Late-move reductions: R = BASE + ln(depth)·ln(move number) / DIVISOR (BASE and
-    /// DIVISOR in hundredths), from LMR_DEPTH on and after LMR_MOVES moves.
+    /// DIVISOR in hundredths), from LMR_DEPTH on and after LMR_MOVES moves (the same gate
+    /// for the root's one-ply reduction of quiet moves that give no check).
     LMR_DEPTH: i32 = 3 (1..=6, c_end 0.5);
     /// ... to the moves after this many (one more in PV nodes).
     LMR_MOVES: usize = 2 (1..=6, c_end 0.5);

@@ -62,9 +62,6 @@ fn null_moves_off_until(ply: usize, verify_depth: i32) -> usize {
 /// Root moves are reported with `currmove` once a search has run this long.
 pub(super) const CURRMOVE_AFTER: Duration = Duration::from_secs(3);
 
-/// Where a node below the root sends its reports: nowhere.
-fn silent(_: Report) {}
-
 /// The kind of node a search is, as the parent expects it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Node {
@@ -119,41 +116,11 @@ pub(super) fn search_child(
     if pv_node {
         td.pv[ply + 1].clear();
     }
-    // A PV node searches its first move with the full window, the child a PV node; a
-    // non-PV node's window is a zero window already.
-    debug_assert!(
-        pv_node || beta == alpha + 1,
-        "a non-PV node has a zero window"
-    );
-    let full_window = |td: &mut ThreadData| {
-        -alphabeta::<true>(
-            td,
-            shared,
-            -beta,
-            -alpha,
-            new_depth,
-            ply + 1,
-            Node::Pv,
-            &mut silent,
-        )
-    };
-    let zero_window = |td: &mut ThreadData, depth: i32, child: Node| {
-        -alphabeta::<false>(
-            td,
-            shared,
-            -alpha - 1,
-            -alpha,
-            depth,
-            ply + 1,
-            child,
-            &mut silent,
-        )
-    };
     if first {
         return if pv_node {
-            full_window(td)
+            -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv)
         } else {
-            zero_window(td, new_depth, node.child())
+            -alphabeta::<false>(td, shared, -beta, -alpha, new_depth, ply + 1, node.child())
         };
     }
     // A reduced search is expected to fail low here, so high in the child: a cut node.
@@ -162,31 +129,74 @@ pub(super) fn search_child(
     } else {
         node.child()
     };
-    let mut score = zero_window(td, new_depth - reduction, reduced_child);
+    let mut score = -alphabeta::<false>(
+        td,
+        shared,
+        -alpha - 1,
+        -alpha,
+        new_depth - reduction,
+        ply + 1,
+        reduced_child,
+    );
     if score > alpha && reduction > 0 {
-        score = zero_window(td, new_depth, node.child());
+        score = -alphabeta::<false>(
+            td,
+            shared,
+            -alpha - 1,
+            -alpha,
+            new_depth,
+            ply + 1,
+            node.child(),
+        );
     }
     if pv_node && score > alpha && score < beta {
-        score = full_window(td);
+        score = -alphabeta::<true>(td, shared, -beta, -alpha, new_depth, ply + 1, Node::Pv);
     }
     score
 }
 
-/// Negamax alpha-beta. `PV` marks nodes searched with an open window; `node` says which
-/// kind the parent expects (`Node::Root` or `Node::Pv` exactly when `PV`).
+/// Negamax alpha-beta below the root. `PV` marks nodes searched with an open window;
+/// `node` says which kind the parent expects (`Node::Pv` exactly when `PV`).
+#[inline]
+pub(super) fn alphabeta<const PV: bool>(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    node: Node,
+) -> i32 {
+    debug_assert_ne!(node, Node::Root, "the root is searched by search_root");
+    negamax::<PV>(td, shared, alpha, beta, depth, ply, node, &mut |_| {})
+}
+
+/// Searches the root, a PV node whose moves are the root moves from the current MultiPV
+/// line on, in their list's order: each is searched, announced to `report` (`currmove`)
+/// and leaves its score, bound, line and nodes in the list.
+pub(super) fn search_root(
+    td: &mut ThreadData,
+    shared: &SharedState,
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    report: &mut dyn FnMut(Report),
+) -> i32 {
+    negamax::<true>(td, shared, alpha, beta, depth, 0, Node::Root, report)
+}
+
+/// The search of a node, the root or any other: [`search_root`] and [`alphabeta`].
 ///
-/// The root is a PV node whose moves are the root moves, in their list's order, each
-/// searched, scored and announced to `report`. What the other nodes do and the root
-/// does not, each step says: the root is not counted, keeps what it learns in its move
-/// list rather than in the table or the histories, prunes and extends nothing, and
-/// reduces by its own rule. (Builds that gave the root the other nodes' reductions,
-/// check extension and history updates lost 22 to 48 Elo: docs/search.md.) Other nodes
-/// report nothing: they are given [`silent`].
+/// What the other nodes do and the root does not, each step says: the root is not
+/// counted, keeps what it learns in its move list rather than in the table or the
+/// histories, prunes and extends nothing, and reduces by its own rule. (Builds that gave
+/// the root the other nodes' reductions, check extension and history updates lost 22 to
+/// 48 Elo: docs/search.md.) Only the root reports.
 #[allow(
     clippy::too_many_arguments,
     reason = "the window, depth, ply and node kind of the node, and where the root reports"
 )]
-pub(super) fn alphabeta<const PV: bool>(
+fn negamax<const PV: bool>(
     td: &mut ThreadData,
     shared: &SharedState,
     mut alpha: i32,
@@ -263,19 +273,15 @@ pub(super) fn alphabeta<const PV: bool>(
     {
         return hit.score;
     }
-    // The root's TT move is the best move of the last iteration, first in its list.
-    let tt_packed = if root {
-        Board::pack(td.root_moves[td.pv_index].mv)
-    } else {
-        tt_hit.map_or(0, |h| h.packed_move)
-    };
+    let tt_packed = tt_hit.map_or(0, |h| h.packed_move);
 
     // Step 6. Syzygy tablebases: right after a capture or pawn move (the tables count the
     // fifty-move rule from a clock at zero), a position with few enough pieces has a known
     // outcome. A win proves at least a tablebase win, a loss at most a tablebase loss, a
     // draw the draw; a bound that settles the window ends the node and is stored deep.
     // At PV nodes a bound that does not settle it limits the score the search returns.
-    // At the root the tables have already chosen the moves.
+    // Not at the root: it searches its move list, which the tables ranked when the
+    // root itself is in them.
     let mut tb_floor = -INFINITY;
     let mut max_score = INFINITY;
     let tb = shared.tb_probe;
@@ -374,8 +380,9 @@ pub(super) fn alphabeta<const PV: bool>(
     }
 
     // Step 10. Internal iterative reduction: a deep node without a TT move is likely
-    // mis-ordered; search it shallower first.
-    if depth >= IIR_DEPTH() && tt_packed == 0 {
+    // mis-ordered; search it shallower first. Not the root, whose list puts the last
+    // pass's best move first.
+    if !root && depth >= IIR_DEPTH() && tt_packed == 0 {
         depth -= 1;
     }
 
@@ -678,7 +685,6 @@ fn null_move_cutoff(
         depth - 1 - reduction,
         ply + 1,
         node.child(),
-        &mut silent,
     );
     td.board.unmake();
     td.stack[ply].null_move = false;
@@ -699,16 +705,7 @@ fn null_move_cutoff(
     let verify_depth = (depth - reduction).max(0);
     let outer_min_ply = td.nmp_min_ply;
     td.nmp_min_ply = null_moves_off_until(ply, verify_depth);
-    let verified = alphabeta::<false>(
-        td,
-        shared,
-        beta - 1,
-        beta,
-        verify_depth,
-        ply,
-        Node::Cut,
-        &mut silent,
-    );
+    let verified = alphabeta::<false>(td, shared, beta - 1, beta, verify_depth, ply, Node::Cut);
     td.nmp_min_ply = outer_min_ply;
     if td.stopped {
         Some(0)
@@ -765,7 +762,6 @@ fn singular_extension<const PV: bool>(
         } else {
             Node::All
         },
-        &mut silent,
     );
     td.stack[ply].excluded = None;
     if td.stopped {
@@ -804,8 +800,7 @@ mod tests {
             .store(board.key(), 0, 0, 900, 0, 20, Bound::Lower);
         let td = &mut searcher.threads[0];
         td.board = board;
-        let score =
-            alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut, &mut silent);
+        let score = alphabeta::<false>(td, &searcher.shared, 0, 1, depth, 0, Node::Cut);
         (score, td.nodes)
     }
 
@@ -848,16 +843,7 @@ mod tests {
         td.stack[0].double_extensions = 0;
         td.stack[1].double_extensions = SINGULAR_DOUBLE_MAX() - 1;
         let beta = td.evaluate() - 50;
-        let score = alphabeta::<false>(
-            td,
-            &searcher.shared,
-            beta - 1,
-            beta,
-            9,
-            0,
-            Node::Cut,
-            &mut silent,
-        );
+        let score = alphabeta::<false>(td, &searcher.shared, beta - 1, beta, 9, 0, Node::Cut);
         assert!(score >= beta);
         assert!(td.stack[2].double_extensions <= 1);
     }
@@ -873,16 +859,7 @@ mod tests {
         td.board = Board::from_fen("7k/8/8/8/8/8/5PPP/6K1 w - - 0 1", false).unwrap();
         let futility_value = td.evaluate() + FUTILITY_BASE() + FUTILITY_MARGIN();
         let alpha = futility_value + 100;
-        let score = alphabeta::<false>(
-            td,
-            &searcher.shared,
-            alpha,
-            alpha + 1,
-            1,
-            0,
-            Node::All,
-            &mut silent,
-        );
+        let score = alphabeta::<false>(td, &searcher.shared, alpha, alpha + 1, 1, 0, Node::All);
         assert_eq!(score, futility_value);
     }
 

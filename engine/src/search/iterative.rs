@@ -1,14 +1,14 @@
 //! Iterative deepening: search depth 1, 2, 3, … each inside an aspiration window around
 //! the previous score, until a limit says stop; each MultiPV line in turn, and the
 //! reports of what each iteration found. The root moves themselves are searched by
-//! `alphabeta`, the root being a `Node::Root`.
+//! `alphabeta::search_root`, the root being one of the search's node kinds.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use shakmaty::{Move, Position};
 
-use super::alphabeta::{CURRMOVE_AFTER, Node, alphabeta};
+use super::alphabeta::{CURRMOVE_AFTER, search_root};
 use super::state::{
     Report, RootMove, SearchInfo, SearchResult, SharedState, SyzygyOptions, TbProbe, ThreadData,
 };
@@ -348,7 +348,7 @@ fn aspiration(
     let mut delta = ASPIRATION_WINDOW();
     let (mut alpha, mut beta) = first_window(&td.root_moves[td.pv_index], depth);
     loop {
-        let score = alphabeta::<true>(td, shared, alpha, beta, depth, 0, Node::Root, report);
+        let score = search_root(td, shared, alpha, beta, depth, report);
         // Keep the best line first; moves searched this time rank by their new scores.
         td.root_moves[td.pv_index..]
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
@@ -501,17 +501,7 @@ mod tests {
         }
         // A window far below the score: the first root move fails high.
         let low = td.root_moves[0].score - 300;
-        let shared = &searcher.shared;
-        alphabeta::<true>(
-            td,
-            shared,
-            low - 1,
-            low,
-            depth + 1,
-            0,
-            Node::Root,
-            &mut |_| {},
-        );
+        search_root(td, &searcher.shared, low - 1, low, depth + 1, &mut |_| {});
         let fail_high = td.root_moves[0].score;
         assert!(fail_high >= low);
         let mv = td.root_moves[0].mv;

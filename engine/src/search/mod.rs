@@ -2,9 +2,10 @@
 //! callback, on top of its steps.
 //!
 //! `state` holds what the threads share and what each owns (every module here imports it,
-//! it imports none of them); `iterative` drives iterative deepening with aspiration windows over the root moves,
-//! `alphabeta` is the PVS negamax with its pruning steps, `qsearch` resolves captures at
-//! the horizon. Every margin, threshold and tunable constant lives in [`crate::params`].
+//! it imports none of them); `iterative` drives iterative deepening with aspiration
+//! windows over the root moves, `alphabeta` is the PVS negamax with its pruning steps (the
+//! root one of its node kinds), `qsearch` resolves captures at the horizon. Every margin,
+//! threshold and tunable constant lives in [`crate::params`].
 
 pub mod alphabeta;
 pub mod iterative;
