@@ -185,7 +185,7 @@ pub(super) fn search_root(
     negamax::<true>(td, shared, alpha, beta, depth, 0, Node::Root, report)
 }
 
-/// The search of a node, the root or any other: [`search_root`] and [`alphabeta`].
+/// The search of any node, the root included; [`search_root`] and [`alphabeta`] call it.
 ///
 /// What the other nodes do and the root does not, each step says: the root is not
 /// counted, keeps what it learns in its move list rather than in the table or the
