@@ -56,6 +56,11 @@ GAMMA = 0.101
 # A = A_RATIO · N, OpenBench's default: the step shrinks little over the first tenth.
 A_RATIO = 0.1
 
+# Games decided or drawn beyond doubt end early, as in the SPRTs of docs/testing.md (and in
+# OpenBench's tunes): three moves in a row at 6 pawns or more for one side, or from move 34
+# eight moves within 0.2 pawns of a draw. About a third fewer moves to play a game.
+ADJUDICATION = ["-resign", "movecount=3", "score=600", "-draw", "movenumber=34", "movecount=8", "score=20"]
+
 # fastchess's head-to-head report: a header naming the two engines, then the totals.
 HEADER = re.compile(r"^Results of (\S+) vs (\S+) ", re.MULTILINE)
 TOTALS = re.compile(r"Games: \d+, Wins: (\d+), Losses: (\d+), Draws: (\d+)")
@@ -187,6 +192,8 @@ def fastchess_command(args, plus, minus, seed, concurrency):
             "-openings", f"file={Path(args.openings).resolve()}", "format=epd", "order=random",
             "-srand", str(seed), "-rounds", str(args.games_per_iter // 2), "-games", "2", "-repeat",
             "-concurrency", str(concurrency)]
+    if args.adjudicate:
+        cmd += ADJUDICATION
     return cmd
 
 
@@ -291,6 +298,8 @@ def main(argv=None):
     ap.add_argument("--log", type=Path, default=Path("spsa.jsonl"))
     ap.add_argument("--plot", type=Path, default=Path("spsa.svg"))
     ap.add_argument("--fastchess", default="fastchess", help="the fastchess binary (default: on the PATH)")
+    ap.add_argument("--no-adjudication", dest="adjudicate", action="store_false",
+                    help="play every game to its end (default: the SPRTs' resign and draw adjudication)")
     args = ap.parse_args(argv)
     args.games_per_iter = args.games_per_iter or 2 * args.concurrency
     if args.games_per_iter < 2 or args.games_per_iter % 2 or min(args.iterations, args.concurrency, args.batch) < 1:

@@ -129,16 +129,21 @@ class Text(unittest.TestCase):
     def test_the_fastchess_command_plays_plus_against_minus_from_the_openings(self):
         class Args:
             fastchess, engine, openings, nodes, tc, games_per_iter = "fc", "/e/cutoff", "/o/book.epd", 20000, None, 8
+            adjudicate = True
 
         cmd = spsa.fastchess_command(Args, {"RFP_MARGIN": 81}, {"RFP_MARGIN": 69}, 7, 2)
         self.assertEqual(cmd[:9], ["fc", "-engine", "cmd=/e/cutoff", "name=plus", "option.RFP_MARGIN=81",
                                    "-engine", "cmd=/e/cutoff", "name=minus", "option.RFP_MARGIN=69"])
         tail = " ".join(cmd[9:])
         for part in ("nodes=20000", "file=/o/book.epd format=epd order=random", "-srand 7", "-rounds 4 -games 2 -repeat",
-                     "-concurrency 2"):
+                     "-concurrency 2", "-resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20"):
             self.assertIn(part, tail)
         Args.tc = "5+0.05"
         self.assertIn("tc=5+0.05", spsa.fastchess_command(Args, {}, {}, 7, 2))
+        Args.adjudicate = False
+        tail = " ".join(spsa.fastchess_command(Args, {}, {}, 7, 2))
+        self.assertNotIn("-resign", tail)
+        self.assertNotIn("-draw", tail)
 
     def test_the_log_resumes_after_its_last_whole_line(self):
         with tempfile.TemporaryDirectory() as d:
