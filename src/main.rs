@@ -100,9 +100,9 @@ enum Tool {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Worker threads (default: all cores).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
+        /// Worker threads, at most 256 (default, 0: all cores).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=256))]
+        threads: u32,
         /// Read castling rights as Chess960 (Shredder-FEN or X-FEN).
         #[arg(long)]
         chess960: bool,
@@ -238,7 +238,7 @@ fn main() -> ExitCode {
             match Board::from_fen(&fen, chess960) {
                 Ok(board) => {
                     let never = AtomicBool::new(false);
-                    session::run_perft(&board, depth, threads, divide, &never, || {});
+                    session::run_perft(&board, depth, threads as usize, divide, &never, || {});
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

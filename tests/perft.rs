@@ -6,6 +6,7 @@
 //! (see `tests/suites`), which `.ci/run` sets where the suites exist. Each suite check
 //! counts the counts it compared, so that a line that stops parsing fails.
 
+mod common;
 mod suites;
 
 use std::path::{Path, PathBuf};
@@ -184,6 +185,24 @@ fn divide_sums_to_perft() {
     assert_eq!(parts.len(), 48);
     assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), 97862);
     assert_eq!(perft(&mut board, 3), 97862);
+}
+
+/// `cutoff perft` counts on the threads asked for and refuses more than 256 with a usage
+/// error (it once took any number, and 10,000 threads ran for minutes).
+#[test]
+fn the_perft_tool_bounds_its_threads() {
+    let out = common::cutoff(&["perft", "3", "--threads", "2"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"),
+        "{out:?}"
+    );
+    let out = common::cutoff(&["perft", "3", "--threads", "257"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error:"),
+        "{out:?}"
+    );
 }
 
 /// Cutoff's own suite (`epd/perft.epd`, made by `scripts/make_perft_suite.py` and checked

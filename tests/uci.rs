@@ -1519,6 +1519,34 @@ fn chess960_castling_is_king_takes_rook() {
         !moves.contains("e1h1") && !moves.contains("e1a1"),
         "{moves:?}"
     );
+
+    // The position is read again with its moves, so its history stays: the knights'
+    // shuffle back to the start repeats it in either mode.
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    e.send(&format!("position startpos moves {}", shuffle.join(" ")));
+    for chess960 in [false, true] {
+        e.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        let s = search(
+            &mut e,
+            &board(STARTPOS, chess960, &shuffle),
+            "go depth 6 searchmoves f6g8",
+        );
+        assert_eq!(
+            s.infos.last().map(|i| i.score.clone()),
+            Some(Score::Cp(0)),
+            "{s:?}"
+        );
+    }
+    // A position the new mode cannot read (castling rights no standard game has) gives
+    // way to the start position, and says so (it used to stay in Chess960 unannounced).
+    e.send(&format!("position fen {C960_SHREDDER}"));
+    e.send("setoption name UCI_Chess960 value false");
+    let line = e.expect_line("info string error: ", LONG);
+    assert!(
+        line.ends_with("; the position is now the start position"),
+        "{line}"
+    );
+    assert_eq!(e.fen(), STARTPOS);
     e.quit();
 }
 

@@ -93,7 +93,8 @@ fn theme(record: &Record) -> String {
         .unwrap_or_else(|| "(no id)".to_string())
 }
 
-/// Runs every file; returns false if a file could not be read or written.
+/// Runs every file; returns false if a file could not be read or written, or held no
+/// position to search.
 pub fn run(settings: &EpdRun) -> bool {
     let limits = Limits {
         depth: settings.depth,
@@ -177,6 +178,13 @@ pub fn run(settings: &EpdRun) -> bool {
         }
         for r in suite.records.iter().filter(|r| !r.notes.is_empty()) {
             outln!("  line {}: {}", r.line, r.notes.join("; "));
+        }
+        // A file with nothing to search is not a suite that was run: the wrong file, or
+        // one in a format the reader does not know.
+        if suite.records.is_empty() {
+            eprintln!("cutoff epd: {}: no position to search", path.display());
+            ok = false;
+            continue;
         }
 
         let progress = progress::shown().then(|| {

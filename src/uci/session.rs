@@ -59,6 +59,9 @@ struct Running {
 
 pub struct Session {
     board: Board,
+    /// The `position` command that made `board` (its FEN, None for `startpos`, and its
+    /// moves), read again when `UCI_Chess960` changes.
+    position: (Option<String>, Vec<String>),
     chess960: bool,
     show_wdl: bool,
     debug: bool,
@@ -85,6 +88,7 @@ impl Session {
         searcher.tt().fault_in();
         let mut session = Session {
             board: Board::default(),
+            position: (None, Vec::new()),
             chess960: false,
             show_wdl: false,
             debug: false,
@@ -151,10 +155,14 @@ impl Session {
             Command::UciNewGame => {
                 if let Some(s) = self.idle_searcher("ucinewgame") {
                     s.clear();
-                    self.board = Board::default();
+                    self.reset_position();
                 }
             }
-            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Position { fen, moves } => {
+                if let Err(e) = self.set_position(fen.as_deref(), &moves) {
+                    error(&format!("{e}; position unchanged"));
+                }
+            }
             Command::Go(go) => self.go(go),
             Command::Stop => self.stop_search(),
             Command::PonderHit => self.signals.ponder.store(false, Ordering::Relaxed),
@@ -244,9 +252,14 @@ impl Session {
             ("UCI_ShowWDL", Value::Check(on)) => self.show_wdl = on,
             ("UCI_Chess960", Value::Check(on)) => {
                 self.chess960 = on;
-                // Re-read the current position in the new castling mode.
-                if let Ok(board) = Board::from_fen(&self.board.fen(), on) {
-                    self.board = board;
+                // The current position is read again in the new castling mode, moves and
+                // all (a game's history decides repetitions). One the new mode cannot
+                // read (a Chess960 castling right in standard chess) gives way to the
+                // start position rather than stay in the old mode unannounced.
+                let (fen, moves) = self.position.clone();
+                if let Err(e) = self.set_position(fen.as_deref(), &moves) {
+                    error(&format!("{e}; the position is now the start position"));
+                    self.reset_position();
                 }
             }
             ("Skill Level", Value::Spin(level)) => self.skill_level = level,
@@ -348,25 +361,25 @@ impl Session {
         send(&format!("Network, side to move ({side}): {stm} cp"));
     }
 
+    /// The start position, read in the current castling mode.
+    fn reset_position(&mut self) {
+        self.board = Board::from_fen(STARTPOS, self.chess960).unwrap_or_default();
+        self.position = (None, Vec::new());
+    }
+
     /// `position`: builds the new position completely before replacing the old one, so a
-    /// bad FEN or move leaves the previous position in force.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        let board = match fen {
-            None => Board::from_fen(STARTPOS, self.chess960),
-            Some(fen) => Board::from_fen(fen, self.chess960),
-        };
-        let mut board = match board {
-            Ok(b) => b,
-            Err(e) => return error(&format!("{e}; position unchanged")),
-        };
+    /// bad FEN or move leaves the previous position in force and is the error returned.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let mut board =
+            Board::from_fen(fen.unwrap_or(STARTPOS), self.chess960).map_err(|e| e.to_string())?;
         for text in moves {
-            match board.parse_uci(text) {
-                Ok(m) => board.make(m),
-                Err(e) => return error(&format!("{e}; position unchanged")),
-            }
+            let m = board.parse_uci(text).map_err(|e| e.to_string())?;
+            board.make(m);
         }
         board.commit();
         self.board = board;
+        self.position = (fen.map(str::to_string), moves.to_vec());
+        Ok(())
     }
 
     fn display(&self) {
