@@ -1520,8 +1520,17 @@ fn chess960_castling_is_king_takes_rook() {
         "{moves:?}"
     );
 
-    // The position is read again with its moves, so its history stays: the knights'
-    // shuffle back to the start repeats it in either mode.
+    // A standard game that castled reads in Chess960 mode too, silently (python-chess
+    // switches the option between a standard game and a Chess960 one).
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+    let castled = e.fen();
+    e.send("setoption name UCI_Chess960 value true");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    assert_eq!(e.fen(), castled);
+    e.send("setoption name UCI_Chess960 value false");
+
+    // The position is read again with its game history, so the knights' shuffle back to
+    // the start repeats it in either mode.
     let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
     e.send(&format!("position startpos moves {}", shuffle.join(" ")));
     for chess960 in [false, true] {

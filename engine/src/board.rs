@@ -241,13 +241,18 @@ impl Board {
             .trim()
             .parse()
             .map_err(|e| BoardError(format!("bad FEN: {e}")))?;
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        let pos = position_from_fen(fen, mode, false)?;
+        let pos = position_from_fen(fen, CastlingMode::from_chess960(chess960), false)?;
         Ok(Board::from_position(pos, Vec::new()))
+    }
+
+    /// The current position read in the castling mode `chess960` says, with the same
+    /// game history (a position's key does not depend on the mode). Fails where that
+    /// mode cannot hold the position's castling rights: a Chess960 right that standard
+    /// chess has no rook for.
+    pub fn in_castling_mode(&self, chess960: bool) -> Result<Board, BoardError> {
+        let setup = self.pos().to_setup(EnPassantMode::Legal);
+        let pos = position_from_setup(setup, CastlingMode::from_chess960(chess960))?;
+        Ok(Board::from_position(pos, self.keys.clone()))
     }
 
     /// The FEN of the current position. Castling rights are written as shakmaty writes

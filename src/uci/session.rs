@@ -59,9 +59,6 @@ struct Running {
 
 pub struct Session {
     board: Board,
-    /// The `position` command that made `board` (its FEN, None for `startpos`, and its
-    /// moves), read again when `UCI_Chess960` changes.
-    position: (Option<String>, Vec<String>),
     chess960: bool,
     show_wdl: bool,
     debug: bool,
@@ -88,7 +85,6 @@ impl Session {
         searcher.tt().fault_in();
         let mut session = Session {
             board: Board::default(),
-            position: (None, Vec::new()),
             chess960: false,
             show_wdl: false,
             debug: false,
@@ -158,11 +154,7 @@ impl Session {
                     self.reset_position();
                 }
             }
-            Command::Position { fen, moves } => {
-                if let Err(e) = self.set_position(fen.as_deref(), &moves) {
-                    error(&format!("{e}; position unchanged"));
-                }
-            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::Go(go) => self.go(go),
             Command::Stop => self.stop_search(),
             Command::PonderHit => self.signals.ponder.store(false, Ordering::Relaxed),
@@ -252,14 +244,16 @@ impl Session {
             ("UCI_ShowWDL", Value::Check(on)) => self.show_wdl = on,
             ("UCI_Chess960", Value::Check(on)) => {
                 self.chess960 = on;
-                // The current position is read again in the new castling mode, moves and
-                // all (a game's history decides repetitions). One the new mode cannot
-                // read (a Chess960 castling right in standard chess) gives way to the
-                // start position rather than stay in the old mode unannounced.
-                let (fen, moves) = self.position.clone();
-                if let Err(e) = self.set_position(fen.as_deref(), &moves) {
-                    error(&format!("{e}; the position is now the start position"));
-                    self.reset_position();
+                // The current position is read again in the new castling mode, its game
+                // history kept. One the new mode cannot read (a Chess960 castling right
+                // in standard chess) gives way to the start position rather than stay in
+                // the old mode unannounced.
+                match self.board.in_castling_mode(on) {
+                    Ok(board) => self.board = board,
+                    Err(e) => {
+                        error(&format!("{e}; the position is now the start position"));
+                        self.reset_position();
+                    }
                 }
             }
             ("Skill Level", Value::Spin(level)) => self.skill_level = level,
@@ -364,22 +358,27 @@ impl Session {
     /// The start position, read in the current castling mode.
     fn reset_position(&mut self) {
         self.board = Board::from_fen(STARTPOS, self.chess960).unwrap_or_default();
-        self.position = (None, Vec::new());
     }
 
     /// `position`: builds the new position completely before replacing the old one, so a
-    /// bad FEN or move leaves the previous position in force and is the error returned.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-        let mut board =
-            Board::from_fen(fen.unwrap_or(STARTPOS), self.chess960).map_err(|e| e.to_string())?;
+    /// bad FEN or move leaves the previous position in force.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let board = match fen {
+            None => Board::from_fen(STARTPOS, self.chess960),
+            Some(fen) => Board::from_fen(fen, self.chess960),
+        };
+        let mut board = match board {
+            Ok(b) => b,
+            Err(e) => return error(&format!("{e}; position unchanged")),
+        };
         for text in moves {
-            let m = board.parse_uci(text).map_err(|e| e.to_string())?;
-            board.make(m);
+            match board.parse_uci(text) {
+                Ok(m) => board.make(m),
+                Err(e) => return error(&format!("{e}; position unchanged")),
+            }
         }
         board.commit();
         self.board = board;
-        self.position = (fen.map(str::to_string), moves.to_vec());
-        Ok(())
     }
 
     fn display(&self) {
