@@ -53,14 +53,20 @@ x86-64-v2 x86-64-v3 x86-64-v4:
 	cp target/$@/release/cutoff$(SUFFIX) "$(OUT)"
 	$(check-network)
 
-# `make pgo`: the build for this machine, optimised with a profile of its own `cutoff bench`
-# (profile-guided optimisation): an instrumented build runs the bench, llvm-profdata merges
-# what it counted, and a second build lays out and inlines the code by it. It searches the
-# same tree as `make`; the recipe checks that both builds print the same bench node count.
-# llvm-profdata must be of rustc's own LLVM version: rustup's llvm-tools component, added
-# here where it is missing. The profile-use build starts from an empty folder, since cargo
-# does not see a new profile as a change.
+# `make pgo`: the build for this machine, optimised with a profile of its own work
+# (profile-guided optimisation): an instrumented build runs `cutoff bench`, a short
+# datagen and a short training run, llvm-profdata merges what they counted, and a second
+# build lays out and inlines the code by it. Code the workload leaves out is compiled as
+# cold: the trainer, left out, ran at half its speed. It searches the same tree as
+# `make`: the recipe fails unless the optimised build's bench prints the instrumented
+# one's node count. llvm-profdata must be of rustc's own LLVM version:
+# rustup's llvm-tools component, added here where it is missing. RUSTFLAGS reach the build
+# scripts too, so the profiles they leave while building are removed before the bench
+# runs. The profile-use build starts from an empty folder, since cargo does not see a new
+# profile as a change.
 PGO_DIR := target/pgo
+PGO_WORK := $(PGO_DIR)/workload
+INSTRUMENTED := $(PGO_DIR)/generate/release/cutoff$(SUFFIX)
 RUST_HOST = $(shell rustc -vV | sed -n 's/^host: //p')
 PROFDATA = $(shell rustc --print sysroot)/lib/rustlib/$(RUST_HOST)/bin/llvm-profdata$(SUFFIX)
 
@@ -68,16 +74,24 @@ pgo:
 	test -x "$(PROFDATA)" || rustup component add llvm-tools
 	RUSTFLAGS="-C target-cpu=native -C profile-generate=$(abspath $(PGO_DIR))/profiles" \
 	    $(BUILD) --target-dir $(PGO_DIR)/generate
-	rm -rf $(PGO_DIR)/profiles $(PGO_DIR)/use
-	$(PGO_DIR)/generate/release/cutoff$(SUFFIX) bench 2>&1 | tail -n 1 \
-	    > $(PGO_DIR)/bench-generate
+	rm -rf $(PGO_DIR)/profiles $(PGO_DIR)/use $(PGO_WORK)
+	mkdir -p $(PGO_WORK)
+	$(INSTRUMENTED) bench > $(PGO_DIR)/bench-generate
+	$(INSTRUMENTED) datagen --output $(PGO_WORK)/games --format games --games 16 \
+	    --threads 2 --seed 1 > /dev/null
+	$(INSTRUMENTED) data convert $(PGO_WORK)/games --output $(PGO_WORK)/records \
+	    > /dev/null
+	$(INSTRUMENTED) train $(PGO_WORK)/records --output $(PGO_WORK)/train --hidden 128 \
+	    --buckets 8 --epochs 1 --epoch-batches 200 --batch-size 4096 --threads 2 > /dev/null
 	"$(PROFDATA)" merge -o $(PGO_DIR)/cutoff.profdata $(PGO_DIR)/profiles
 	RUSTFLAGS="-C target-cpu=native -C profile-use=$(abspath $(PGO_DIR))/cutoff.profdata" \
 	    $(BUILD) --target-dir $(PGO_DIR)/use
-	$(PGO_DIR)/use/release/cutoff$(SUFFIX) bench 2>&1 | tail -n 1 > $(PGO_DIR)/bench-use
-	test "$$(cut -d' ' -f1 $(PGO_DIR)/bench-generate)" \
-	    = "$$(cut -d' ' -f1 $(PGO_DIR)/bench-use)" \
-	    || (echo "make pgo: the optimised and instrumented builds' benches differ" && false)
+	$(PGO_DIR)/use/release/cutoff$(SUFFIX) bench > $(PGO_DIR)/bench-use
+	generated=$$(tail -n 1 $(PGO_DIR)/bench-generate | cut -d' ' -f1); \
+	used=$$(tail -n 1 $(PGO_DIR)/bench-use | cut -d' ' -f1); \
+	case "$$generated" in ''|*[!0-9]*) echo "make pgo: no bench count"; exit 1;; esac; \
+	test "$$generated" = "$$used" \
+	    || (echo "make pgo: bench $$used nodes, instrumented $$generated" && false)
 	cp $(PGO_DIR)/use/release/cutoff$(SUFFIX) "$(OUT)"
 	$(check-network)
 

@@ -100,7 +100,7 @@ enum Tool {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Worker threads, at most 256 (default, 0: all cores).
+        /// Worker threads, at most 256 (0, the default: all cores).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=256))]
         threads: u32,
         /// Read castling rights as Chess960 (Shredder-FEN or X-FEN).

@@ -187,19 +187,6 @@ fn unreadable_files_fail_the_run() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    // A file read whole in which no line is a position fails too, each line's reason said
-    // (it used to end "solved 0 / 0" with success).
-    let scratch = common::scratch("epd", "nothing");
-    let nothing = scratch.path().join("nothing.epd");
-    std::fs::write(&nothing, "not a position\n\u{1}\u{2}\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
-        .args(["epd", "--nodes", "1000"])
-        .arg(&nothing)
-        .output()
-        .unwrap();
-    assert!(!out.status.success(), "{out:?}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("0 positions loaded, 2 lines skipped"));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no position to search"));
     // A network file that is not there is refused before any search.
     let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args([
@@ -234,6 +221,23 @@ fn unreadable_files_fail_the_run() {
             .contains("cannot create /nonexistent/out.json.partial")
     );
     assert!(out.stdout.is_empty());
+}
+
+/// A file read whole in which no line is a position fails the run, each line's reason
+/// said (it used to end "solved 0 / 0" with success).
+#[test]
+fn a_file_without_positions_fails_the_run() {
+    let scratch = common::scratch("epd", "nothing");
+    let nothing = scratch.path().join("nothing.epd");
+    std::fs::write(&nothing, "not a position\n\u{1}\u{2}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(["epd", "--nodes", "1000"])
+        .arg(&nothing)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 positions loaded, 2 lines skipped"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no position to search"));
 }
 
 /// `epd/mate.epd` (made by `scripts/make_mate_suite.py`): each short mate is found again,

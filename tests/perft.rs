@@ -187,8 +187,8 @@ fn divide_sums_to_perft() {
     assert_eq!(perft(&mut board, 3), 97862);
 }
 
-/// `cutoff perft` counts on the threads asked for and refuses more than 256 with a usage
-/// error (it once took any number, and 10,000 threads ran for minutes).
+/// `cutoff perft` counts with a thread count in range and refuses more than 256 threads
+/// with a usage error (it once took any number, and 10,000 threads ran for minutes).
 #[test]
 fn the_perft_tool_bounds_its_threads() {
     let out = common::cutoff(&["perft", "3", "--threads", "2"]);

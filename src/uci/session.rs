@@ -247,11 +247,14 @@ impl Session {
                 // The current position is read again in the new castling mode, its game
                 // history kept. One the new mode cannot read (a Chess960 castling right
                 // in standard chess) gives way to the start position rather than stay in
-                // the old mode unannounced.
+                // the old mode. Said, but not as an error: python-chess switches the
+                // option between games, before it sends the next game's position.
                 match self.board.in_castling_mode(on) {
                     Ok(board) => self.board = board,
                     Err(e) => {
-                        error(&format!("{e}; the position is now the start position"));
+                        send(&format!(
+                            "info string UCI_Chess960: {e}; the position is now the start position"
+                        ));
                         self.reset_position();
                     }
                 }
@@ -357,7 +360,8 @@ impl Session {
 
     /// The start position, read in the current castling mode.
     fn reset_position(&mut self) {
-        self.board = Board::from_fen(STARTPOS, self.chess960).unwrap_or_default();
+        self.board = Board::from_fen(STARTPOS, self.chess960)
+            .expect("the start position reads in either castling mode");
     }
 
     /// `position`: builds the new position completely before replacing the old one, so a
