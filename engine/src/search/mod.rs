@@ -190,28 +190,22 @@ impl Searcher {
         let (main, helpers) = self.threads.split_at_mut(1);
         let main = &mut main[0];
         let (main_result, helper_results) = std::thread::scope(|scope| {
-            let mut running = Vec::with_capacity(helpers.len());
-            for td in helpers.iter_mut() {
-                let spawned = std::thread::Builder::new()
-                    .stack_size(SEARCH_STACK_SIZE)
-                    .spawn_scoped(scope, move || {
-                        iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {})
-                    });
-                match spawned {
-                    Ok(handle) => running.push(handle),
-                    // Too few resources for another thread: search with those we have.
-                    Err(_) => break,
-                }
-            }
+            // The helpers are started by a thread of their own, so that the main search,
+            // the one that watches the clock and the stop signal, starts at once: started
+            // one by one before it, a few hundred helpers on a few cores delayed it, and
+            // with it `stop` and the time limit, by seconds.
+            let helpers = &mut *helpers;
+            let launcher = (!helpers.is_empty())
+                .then(|| {
+                    std::thread::Builder::new().spawn_scoped(scope, move || {
+                        launch_helpers(scope, helpers, shared, root_moves, limits)
+                    })
+                })
+                .and_then(Result::ok);
             let result =
                 iterative::iterate(main, shared, root_moves, limits, lines, node_budget, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
-            // A helper that failed to finish reports no completed depth, so it does not
-            // vote; keeping its place keeps `helpers[i]` and `helper_results[i]` together.
-            let helper_results: Vec<SearchResult> = running
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect();
+            let helper_results = launcher.and_then(|l| l.join().ok()).unwrap_or_default();
             (result, helper_results)
         });
         let result = match &options.strength {
@@ -253,6 +247,39 @@ impl Searcher {
             ..result
         }
     }
+}
+
+/// Starts a search on each helper in turn, until one cannot be started or the main thread
+/// has finished, and returns their results once they end. The results are those of the
+/// first helpers, in order, so that `helpers[i]` and the `i`-th result stay together; a
+/// helper that failed to finish reports no completed depth, so it does not vote.
+fn launch_helpers<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    helpers: &'scope mut [ThreadData],
+    shared: &'scope SharedState,
+    root_moves: &'scope [RootMove],
+    limits: &'scope Limits,
+) -> Vec<SearchResult> {
+    let mut running = Vec::with_capacity(helpers.len());
+    for td in helpers.iter_mut() {
+        if shared.helpers_stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let spawned = std::thread::Builder::new()
+            .stack_size(SEARCH_STACK_SIZE)
+            .spawn_scoped(scope, move || {
+                iterative::iterate(td, shared, root_moves, limits, 1, None, &mut |_| {})
+            });
+        match spawned {
+            Ok(handle) => running.push(handle),
+            // Too few resources for another thread: search with those we have.
+            Err(_) => break,
+        }
+    }
+    running
+        .into_iter()
+        .map(|h| h.join().unwrap_or_default())
+        .collect()
 }
 
 /// Shows `line`, the one played, as the best line with `score`, after the main thread's
