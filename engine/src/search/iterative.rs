@@ -134,6 +134,12 @@ pub(crate) fn iterate(
     td.searched_depth = 0;
 
     for depth in first_depth..=max_depth {
+        // A helper stops between iterations as soon as the search has ended: one started
+        // after its end (the launcher was between its check and the spawn) then searches
+        // nothing and, with no completed iteration, does not vote.
+        if !td.is_main() && shared.stopping() {
+            break;
+        }
         td.searched_depth = depth;
         search_lines(td, shared, depth, lines, report);
         if td.stopped {

@@ -191,21 +191,27 @@ impl Searcher {
         let main = &mut main[0];
         let (main_result, helper_results) = std::thread::scope(|scope| {
             // The helpers are started by a thread of their own, so that the main search,
-            // the one that watches the clock and the stop signal, starts at once: started
-            // one by one before it, a few hundred helpers on a few cores delayed it, and
-            // with it `stop` and the time limit, by seconds.
+            // the one that keeps the clock and ends the search, starts at once: started
+            // one by one before it, a few hundred helpers on a few cores delayed its time
+            // limit by up to seconds. (A reborrow: `helpers` is read again after the scope.)
             let helpers = &mut *helpers;
-            let launcher = (!helpers.is_empty())
-                .then(|| {
-                    std::thread::Builder::new().spawn_scoped(scope, move || {
-                        launch_helpers(scope, helpers, shared, root_moves, limits)
+            let launcher = if helpers.is_empty() {
+                None
+            } else {
+                // A launcher that cannot be started leaves the main thread to search alone,
+                // as a first helper that cannot be started did.
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || {
+                        run_helpers(scope, helpers, shared, root_moves, limits)
                     })
-                })
-                .and_then(Result::ok);
+                    .ok()
+            };
             let result =
                 iterative::iterate(main, shared, root_moves, limits, lines, node_budget, report);
             shared.helpers_stop.store(true, Ordering::Relaxed);
-            let helper_results = launcher.and_then(|l| l.join().ok()).unwrap_or_default();
+            let helper_results = launcher
+                .map(|l| l.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .unwrap_or_default();
             (result, helper_results)
         });
         let result = match &options.strength {
@@ -249,11 +255,10 @@ impl Searcher {
     }
 }
 
-/// Starts a search on each helper in turn, until one cannot be started or the main thread
-/// has finished, and returns their results once they end. The results are those of the
-/// first helpers, in order, so that `helpers[i]` and the `i`-th result stay together; a
-/// helper that failed to finish reports no completed depth, so it does not vote.
-fn launch_helpers<'scope>(
+/// Starts a search on each helper in turn, until one cannot be started or the search has
+/// ended, and returns their results once they end. The results are those of the first
+/// helpers, in order, so that `helpers[i]` and the `i`-th result stay together.
+fn run_helpers<'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     helpers: &'scope mut [ThreadData],
     shared: &'scope SharedState,
@@ -262,7 +267,7 @@ fn launch_helpers<'scope>(
 ) -> Vec<SearchResult> {
     let mut running = Vec::with_capacity(helpers.len());
     for td in helpers.iter_mut() {
-        if shared.helpers_stop.load(Ordering::Relaxed) {
+        if shared.stopping() {
             break;
         }
         let spawned = std::thread::Builder::new()
@@ -278,7 +283,7 @@ fn launch_helpers<'scope>(
     }
     running
         .into_iter()
-        .map(|h| h.join().unwrap_or_default())
+        .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         .collect()
 }
 

@@ -40,7 +40,7 @@ pub struct SharedState {
     pub signals: Arc<Signals>,
     /// Nodes searched by all threads, flushed from each thread's own counter periodically.
     pub(super) nodes: AtomicU64,
-    /// Set by the main thread when it finishes, to stop the helpers.
+    /// Set by the main thread when it finishes, to stop the helpers and their launcher.
     pub(super) helpers_stop: AtomicBool,
     /// Syzygy tables, if any: behind an `Arc` because every searcher of a process (the
     /// EPD runner keeps one per job) shares one set and the files it has opened.
