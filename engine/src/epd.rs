@@ -212,16 +212,19 @@ fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record
                 let n = count
                     .strip_prefix('#')
                     .and_then(|n| n.parse().ok())
+                    .filter(|&n| n != 0)
                     .ok_or_else(|| format!("bad mate count '{count}'"))?;
                 record.goal = Goal::Mate(n);
             }
             "bm" => record.goal = Goal::Best(moves(&pos, &operands)?),
             "am" => record.goal = Goal::Avoid(moves(&pos, &operands)?),
             "dm" => {
+                // A mate in 0 is a position already mated: nothing to search for.
                 let n = operands
                     .first()
                     .and_then(|o| o.parse().ok())
-                    .ok_or_else(|| "dm needs a number".to_string())?;
+                    .filter(|&n| n != 0)
+                    .ok_or_else(|| "dm needs a number other than 0".to_string())?;
                 record.goal = Goal::Mate(n);
             }
             "pm" => record.pm = operands.first().and_then(|m| parse_move(&pos, m).ok()),
@@ -427,6 +430,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.goal, Goal::Mate(-5));
+        // A mate in 0, either way, is refused: nothing can be searched for.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        assert!(parse_record(&format!("{start} dm 0;"), 3, false).is_err());
+        assert!(parse_record(&format!("{start} bm #0;"), 3, false).is_err());
+        assert_eq!(
+            parse_record(&format!("{start} dm 3;"), 3, false)
+                .unwrap()
+                .goal,
+            Goal::Mate(3)
+        );
 
         // Free text after the last ';' (zugts) is ignored.
         let r = parse_record(
