@@ -67,6 +67,7 @@ x86-64-v2 x86-64-v3 x86-64-v4:
 PGO_DIR := target/pgo
 PGO_WORK := $(PGO_DIR)/workload
 INSTRUMENTED := $(PGO_DIR)/generate/release/cutoff$(SUFFIX)
+OPTIMISED := $(PGO_DIR)/use/release/cutoff$(SUFFIX)
 RUST_HOST = $(shell rustc -vV | sed -n 's/^host: //p')
 PROFDATA = $(shell rustc --print sysroot)/lib/rustlib/$(RUST_HOST)/bin/llvm-profdata$(SUFFIX)
 
@@ -86,13 +87,13 @@ pgo:
 	"$(PROFDATA)" merge -o $(PGO_DIR)/cutoff.profdata $(PGO_DIR)/profiles
 	RUSTFLAGS="-C target-cpu=native -C profile-use=$(abspath $(PGO_DIR))/cutoff.profdata" \
 	    $(BUILD) --target-dir $(PGO_DIR)/use
-	$(PGO_DIR)/use/release/cutoff$(SUFFIX) bench > $(PGO_DIR)/bench-use
+	$(OPTIMISED) bench > $(PGO_DIR)/bench-use
 	generated=$$(tail -n 1 $(PGO_DIR)/bench-generate | cut -d' ' -f1); \
 	used=$$(tail -n 1 $(PGO_DIR)/bench-use | cut -d' ' -f1); \
 	case "$$generated" in ''|*[!0-9]*) echo "make pgo: no bench count"; exit 1;; esac; \
 	test "$$generated" = "$$used" \
 	    || (echo "make pgo: bench $$used nodes, instrumented $$generated" && false)
-	cp $(PGO_DIR)/use/release/cutoff$(SUFFIX) "$(OUT)"
+	cp $(OPTIMISED) "$(OUT)"
 	$(check-network)
 
 # With EVALFILE, the engine's own reader checks the embedded network once: a UCI session
