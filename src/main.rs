@@ -68,13 +68,13 @@ enum Tool {
         #[arg(long)]
         nodes: Option<u64>,
         /// Search threads per position.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=command::MAX_TOOL_THREADS))]
         threads: u32,
         /// Table size per job in MB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
         /// Positions searched in parallel, each with its own search and table.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=command::MAX_TOOL_THREADS))]
         jobs: u32,
         /// Write every result to this file as JSON.
         #[arg(long)]
@@ -100,8 +100,8 @@ enum Tool {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Worker threads, at most 256 (0, the default: all cores).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=256))]
+        /// Worker threads (0, the default: all cores).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=command::MAX_TOOL_THREADS))]
         threads: u32,
         /// Read castling rights as Chess960 (Shredder-FEN or X-FEN).
         #[arg(long)]

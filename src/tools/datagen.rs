@@ -38,6 +38,7 @@ use indicatif::ProgressBar;
 
 use crate::tools::network_args::NetworkArgs;
 use crate::tools::progress;
+use crate::uci::command::MAX_TOOL_THREADS;
 
 /// Without a terminal for the progress bar, a status line this often.
 const STATUS_INTERVAL: Duration = Duration::from_secs(60);
@@ -85,7 +86,7 @@ pub struct DatagenArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub positions: Option<u64>,
     /// Games played at once, each on its own one-thread search.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_TOOL_THREADS))]
     pub threads: u32,
     /// Nodes searched a move.
     #[arg(long, default_value_t = datagen::DEFAULT_NODES, value_parser = clap::value_parser!(u64).range(1..))]

@@ -59,7 +59,9 @@ pub enum Command {
 #[path = "words.rs"]
 mod words;
 
-pub use words::{BENCH_DEPTH, BENCH_HASH_MB, BENCH_THREADS, BENCH_USAGE, PERFT_DEPTH};
+pub use words::{
+    BENCH_DEPTH, BENCH_HASH_MB, BENCH_THREADS, BENCH_USAGE, MAX_TOOL_THREADS, PERFT_DEPTH,
+};
 use words::{COMMANDS, GO_KEYWORDS};
 
 /// Parses one line. `Ok(None)` for a blank line.

@@ -40,8 +40,12 @@ pub const GO_KEYWORDS: &[&str] = &[
 /// for, and a bound on the recursion.
 pub const PERFT_DEPTH: std::ops::RangeInclusive<i64> = 0..=20;
 
+/// The most threads a command-line tool (bench, perft, epd, datagen) runs: more than any
+/// machine it is run on has cores, and a bound on a mistyped count.
+pub const MAX_TOOL_THREADS: i64 = 256;
+
 /// The arguments of `bench` (UCI) and `cutoff bench`, in their order, with their ranges.
 pub const BENCH_USAGE: &str = "bench [depth] [threads] [hash MB]";
 pub const BENCH_DEPTH: std::ops::RangeInclusive<i64> = 1..=64;
-pub const BENCH_THREADS: std::ops::RangeInclusive<i64> = 1..=256;
+pub const BENCH_THREADS: std::ops::RangeInclusive<i64> = 1..=MAX_TOOL_THREADS;
 pub const BENCH_HASH_MB: std::ops::RangeInclusive<i64> = 1..=65536;
