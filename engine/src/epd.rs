@@ -139,6 +139,12 @@ fn operations(text: &str) -> Vec<Operation> {
     ops
 }
 
+/// The N of `dm N` or `bm #N`: moves to mate, negative when the side to move gets mated.
+/// A mate in 0 is a position already mated, with nothing to search for: refused.
+fn mate_count(text: &str) -> Option<i32> {
+    text.parse().ok().filter(|&n| n != 0)
+}
+
 /// Parses one record (a line without its newline).
 fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record, String> {
     let fields: Vec<&str> = line.split_whitespace().take(4).collect();
@@ -211,19 +217,16 @@ fn parse_record(line: &str, line_number: usize, chess960: bool) -> Result<Record
                 let count = &operands[0];
                 let n = count
                     .strip_prefix('#')
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n| n != 0)
+                    .and_then(mate_count)
                     .ok_or_else(|| format!("bad mate count '{count}'"))?;
                 record.goal = Goal::Mate(n);
             }
             "bm" => record.goal = Goal::Best(moves(&pos, &operands)?),
             "am" => record.goal = Goal::Avoid(moves(&pos, &operands)?),
             "dm" => {
-                // A mate in 0 is a position already mated: nothing to search for.
                 let n = operands
                     .first()
-                    .and_then(|o| o.parse().ok())
-                    .filter(|&n| n != 0)
+                    .and_then(|o| mate_count(o))
                     .ok_or_else(|| "dm needs a number other than 0".to_string())?;
                 record.goal = Goal::Mate(n);
             }
