@@ -15,7 +15,7 @@ use cutoff_engine::limits::MAX_DEPTH;
 use cutoff_engine::nnue::Network;
 use cutoff_engine::params;
 use tools::network_args::NetworkArgs;
-use tools::{data, datagen, epd, genfens, lab, texel, train};
+use tools::{data, datagen, epd, genfens, lab, net, texel, train};
 use uci::{command, session};
 
 /// The crate version and, when built from a git checkout, the commit (build.rs): for
@@ -128,6 +128,12 @@ enum Tool {
     Data {
         #[command(subcommand)]
         tool: data::DataTool,
+    },
+    /// Network tools: info (shape, sha256, the size of its evaluations on positions),
+    /// scale (its output layer times a factor, or to a mean evaluation size).
+    Net {
+        #[command(subcommand)]
+        tool: net::NetTool,
     },
     /// Fit the evaluation's weights to labelled positions (datagen records or
     /// `FEN | score | result` lines) and write them as Rust source (default:
@@ -250,6 +256,7 @@ fn main() -> ExitCode {
         Some(Tool::Lab { args }) => lab::run(&args),
         Some(Tool::Datagen { args }) => datagen::run(&args),
         Some(Tool::Data { tool }) => data::run(&tool),
+        Some(Tool::Net { tool }) => net::run(&tool),
         Some(Tool::Texel { args }) => texel::run(&args),
         Some(Tool::Train { args }) => train::run(&args),
         Some(Tool::SpsaParams) => {

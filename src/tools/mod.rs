@@ -1,5 +1,5 @@
 //! The command-line face of the binary: each subcommand of `cutoff` (datagen, data,
-//! train, texel, epd, lab, genfens) in a module of its own, with the helpers they share
+//! net, train, texel, epd, lab, genfens) in a module of its own, with the helpers they share
 //! (network flags, files written under a temporary name, opening books read lazily).
 
 /// `println!` for the tools' reports on stdout. A reader that has gone
@@ -22,6 +22,7 @@ pub mod epd;
 pub mod genfens;
 pub mod lab;
 pub mod manifest;
+pub mod net;
 pub mod network_args;
 pub mod pending_file;
 pub mod pgn;

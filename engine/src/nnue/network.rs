@@ -423,6 +423,51 @@ impl Network {
         self.layers.evaluate_full(pos)
     }
 
+    /// The same network with its output layer (every output weight and bias) multiplied
+    /// by `factor`, each rounded to the nearest integer, ties to even: its evaluations are
+    /// `factor` times these, up to that rounding. The first layer is untouched, so the
+    /// network ranks positions as before; what changes is how bold its centipawns are.
+    /// Refused where a scaled value leaves what the engine runs (output weights within
+    /// ±[`MAX_OUT_WEIGHT`], biases in i32) or `factor` is not a finite positive number.
+    pub fn with_output_scaled(&self, factor: f64) -> Result<Network, NetworkError> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(NetworkError(format!(
+                "scale factor {factor}: must be a finite number above 0"
+            )));
+        }
+        let scaled = |value: f64| (value * factor).round_ties_even();
+        let out_weights = self
+            .out_weights
+            .iter()
+            .map(|&w| {
+                let v = scaled(f64::from(w));
+                // Beyond i16 is beyond MAX_OUT_WEIGHT too: `new` names the weight.
+                v.clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
+            })
+            .collect();
+        let out_bias = self
+            .out_bias
+            .iter()
+            .map(|&b| {
+                let v = scaled(f64::from(b));
+                if (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&v) {
+                    Ok(v as i32)
+                } else {
+                    Err(NetworkError(format!(
+                        "output bias {b} times {factor} is beyond i32"
+                    )))
+                }
+            })
+            .collect::<Result<Vec<i32>, NetworkError>>()?;
+        Network::new(
+            self.hidden,
+            self.ft_weights.clone(),
+            self.ft_bias.clone(),
+            out_weights,
+            out_bias,
+        )
+    }
+
     /// The parameters laid out for the engine's compiled width.
     pub(crate) fn layers(&self) -> &Layers {
         &self.layers

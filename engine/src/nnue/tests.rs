@@ -482,6 +482,62 @@ fn networks_beyond_the_integer_types_are_refused() {
     );
 }
 
+/// Scaling the output layer: by 1 the same bytes; by 2 twice every evaluation (up to the
+/// two truncating divisions of the forward pass), with the first layer untouched; halves
+/// round to even; factors that leave the engine's range, or are no factor, are refused.
+#[test]
+fn scaling_the_output_layer_scales_the_evaluation() {
+    let net = random_bucketed_network(32, 4, 41);
+    assert_eq!(
+        net.with_output_scaled(1.0).unwrap().to_bytes(),
+        net.to_bytes()
+    );
+    let doubled = net.with_output_scaled(2.0).unwrap();
+    assert_eq!(doubled.ft_weights(), net.ft_weights());
+    assert_eq!(doubled.ft_bias(), net.ft_bias());
+    let mut nonzero = 0;
+    for fen in STANDARD_FENS {
+        let pos = chess(fen);
+        let (single, double) = (net.evaluate_full(&pos), doubled.evaluate_full(&pos));
+        assert!(
+            (double - 2 * single).abs() <= 2,
+            "{fen}: {single} then {double}"
+        );
+        nonzero += usize::from(single.abs() > 10);
+    }
+    assert!(
+        nonzero > STANDARD_FENS.len() / 2,
+        "too few evaluations away from 0"
+    );
+
+    let halves = Network::new(1, vec![0; INPUTS], vec![0], vec![5, 3], vec![-5]).unwrap();
+    let halved = halves.with_output_scaled(0.5).unwrap();
+    assert_eq!(halved.out_weights(), [2, 2]);
+    assert_eq!(halved.out_bias(), [-2]);
+
+    // random_bucketed_network's output weights reach ±32: × 4.5 passes ±128.
+    assert!(
+        net.with_output_scaled(4.5)
+            .unwrap_err()
+            .0
+            .contains("outside ±128")
+    );
+    for factor in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            net.with_output_scaled(factor).unwrap_err().0,
+            format!("scale factor {factor}: must be a finite number above 0")
+        );
+    }
+    let big_bias = Network::new(1, vec![0; INPUTS], vec![0], vec![0, 0], vec![i32::MAX]).unwrap();
+    assert!(
+        big_bias
+            .with_output_scaled(1.5)
+            .unwrap_err()
+            .0
+            .contains("beyond i32")
+    );
+}
+
 #[test]
 fn mirrored_position_scores_the_same_for_the_side_to_move() {
     let net = random_network(32, 99);
