@@ -33,19 +33,50 @@ fn mean_size(net: &str) -> f64 {
     number_after(&out, "mean size of its evaluations:")
 }
 
+/// The file's shape, size and sha256: the sha256 engine/nets/README.md gives the
+/// embedded network.
 #[test]
 fn info_describes_the_network() {
     let out = ok(&["net", "info", DEFAULT_NET]);
     let bytes = std::fs::read(DEFAULT_NET).unwrap();
+    let shape = format!(
+        "768 -> 128 x2 -> 8 output buckets, {} bytes, sha256 ",
+        bytes.len()
+    );
+    let (_, hash) = out.split_once(&shape).unwrap_or_else(|| panic!("{out}"));
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/README.md");
     assert!(
-        out.contains(&format!(
-            "768 -> 128 x2 -> 8 output buckets, {} bytes, sha256 ",
-            bytes.len()
-        )),
+        std::fs::read_to_string(readme)
+            .unwrap()
+            .contains(&format!("sha256: `{}`", hash.trim())),
         "{out}"
     );
     let size = mean_size(DEFAULT_NET);
     assert!(size > 50.0 && size < 1000.0, "{size}");
+}
+
+/// `--sample` takes that many positions, spread over the file; a records file holding the
+/// same positions gives the same figure as the games file.
+#[test]
+fn positions_are_sampled_from_either_format() {
+    let scratch = common::scratch("net", "sample");
+    let out = ok(&[
+        "net",
+        "info",
+        DEFAULT_NET,
+        "--positions",
+        SAMPLE,
+        "--sample",
+        "10",
+    ]);
+    assert!(out.starts_with("evaluated on 10 positions of"), "{out}");
+    let records = scratch.path().join("sample.bin");
+    ok(&["data", "convert", SAMPLE, "--output", s(&records)]);
+    let from_records = ok(&["net", "info", DEFAULT_NET, "--positions", s(&records)]);
+    assert_eq!(
+        number_after(&from_records, "mean size of its evaluations:"),
+        mean_size(DEFAULT_NET)
+    );
 }
 
 #[test]
@@ -120,16 +151,13 @@ fn bad_requests_are_refused_and_write_nothing() {
     for (args, message) in [
         (
             vec!["--factor", "0"],
-            "cutoff net: scale factor 0: must be a finite number above 0",
+            "expected a finite number above 0, not '0'",
         ),
-        (
-            vec!["--factor", "3"],
-            "outside ±128: the engine multiplies it by an activation of up to 255 in i16",
-        ),
+        (vec!["--factor", "3"], " times 3 is "),
         (vec!["--mean-cp", "100"], "--positions <POSITIONS>"),
         (
-            vec!["--mean-cp", "0", "--positions", SAMPLE],
-            "cutoff net: --mean-cp 0: must be a finite number above 0",
+            vec!["--mean-cp", "NaN", "--positions", SAMPLE],
+            "expected a finite number above 0, not 'NaN'",
         ),
         (vec![], "--factor <FACTOR>"),
         (

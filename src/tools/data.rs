@@ -27,6 +27,7 @@ use crate::tools::datagen::FormatArg;
 use crate::tools::manifest;
 use crate::tools::pending_file::PendingFile;
 use crate::tools::pgn;
+use crate::tools::positive_number;
 
 /// Memory for one shard of `shuffle` unless `--memory-mb` says otherwise.
 const DEFAULT_SHUFFLE_MB: f64 = 1024.0;
@@ -100,7 +101,7 @@ pub enum DataTool {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Memory a shard may take (MB; fractions allowed).
-        #[arg(long, default_value_t = DEFAULT_SHUFFLE_MB, value_parser = positive_mb)]
+        #[arg(long, default_value_t = DEFAULT_SHUFFLE_MB, value_parser = positive_number)]
         memory_mb: f64,
     },
     /// Splits off a validation set of --validation records, drawn at random.
@@ -138,15 +139,6 @@ pub enum DataTool {
     /// A data file's manifest entry (its counts and sha256 measured, the provenance as
     /// given), printed for appending to the manifest.
     ManifestEntry(manifest::EntryArgs),
-}
-
-/// `--memory-mb`: a positive number of megabytes (0, a negative or NaN would make a shard
-/// of every record).
-fn positive_mb(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(mb) if mb > 0.0 && mb.is_finite() => Ok(mb),
-        _ => Err(format!("expected a positive number of MB, not '{text}'")),
-    }
 }
 
 /// Runs `cutoff data`.

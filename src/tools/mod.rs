@@ -14,6 +14,15 @@ macro_rules! outln {
 }
 pub(crate) use outln;
 
+/// A flag's value that must be a finite number above 0 (a shard's megabytes, a scale
+/// factor): a clap value parser, so that 0, a negative or NaN is a usage error at once.
+pub fn positive_number(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("expected a finite number above 0, not '{text}'")),
+    }
+}
+
 pub mod book;
 pub mod data;
 pub mod data_file;

@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use cutoff_engine::nnue::Network;
+use cutoff_engine::nnue::{INPUTS, Network};
 
 use crate::tools::data_file::{Damage, record_count, records};
 use crate::tools::pending_file::PendingFile;
-use crate::tools::sha256::Sha256;
+use crate::tools::positive_number;
+use crate::tools::sha256::{bytes_hex, file_hex};
 
 /// Positions `info` and `scale` evaluate unless `--sample` says otherwise.
 const DEFAULT_SAMPLE: u64 = 10_000;
@@ -34,7 +35,7 @@ pub enum NetTool {
         /// A data file (records or games) to evaluate on.
         #[arg(long)]
         positions: Option<PathBuf>,
-        /// Positions evaluated, spread evenly over the file.
+        /// Positions evaluated, spread evenly over the file (all of a smaller file).
         #[arg(long, default_value_t = DEFAULT_SAMPLE, value_parser = clap::value_parser!(u64).range(1..))]
         sample: u64,
     },
@@ -45,15 +46,15 @@ pub enum NetTool {
         #[arg(long)]
         output: PathBuf,
         /// The factor, above 0.
-        #[arg(long, required_unless_present = "mean_cp", conflicts_with = "mean_cp")]
+        #[arg(long, required_unless_present = "mean_cp", conflicts_with = "mean_cp", value_parser = positive_number)]
         factor: Option<f64>,
         /// The mean absolute evaluation, in centipawns, to scale to.
-        #[arg(long, requires = "positions")]
+        #[arg(long, requires = "positions", value_parser = positive_number)]
         mean_cp: Option<f64>,
         /// A data file (records or games) to measure the evaluations on.
         #[arg(long)]
         positions: Option<PathBuf>,
-        /// Positions evaluated, spread evenly over the file.
+        /// Positions evaluated, spread evenly over the file (all of a smaller file).
         #[arg(long, default_value_t = DEFAULT_SAMPLE, value_parser = clap::value_parser!(u64).range(1..))]
         sample: u64,
     },
@@ -109,7 +110,8 @@ enum Target {
     MeanCp(f64),
 }
 
-/// Positions to evaluate on: every k-th of a data file, at most `sample` of them.
+/// Positions to evaluate on: `sample` of a data file's, evenly spaced (all of them if it
+/// holds fewer).
 struct PositionSample {
     path: PathBuf,
     positions: Vec<shakmaty::Chess>,
@@ -119,11 +121,19 @@ struct PositionSample {
 
 impl PositionSample {
     fn read(path: &Path, sample: u64, damage: &Damage) -> Result<PositionSample, String> {
-        let count = record_count(path)?;
-        let step = count.div_ceil(sample).max(1) as usize;
+        let count = u128::from(record_count(path)?);
+        let wanted = u128::from(sample).min(count);
+        // Record i is taken when ⌊i · wanted / count⌋ steps up: `wanted` of `count`, spread.
+        let taken = |i: usize| {
+            let i = i as u128;
+            count > 0 && (i + 1) * wanted / count > i * wanted / count
+        };
         let mut positions = Vec::new();
         let mut labels = 0.0;
-        for record in records(path, damage)?.step_by(step) {
+        for (_, record) in records(path, damage)?
+            .enumerate()
+            .filter(|&(i, _)| taken(i))
+        {
             let unpacked = record?
                 .unpack()
                 .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -164,18 +174,13 @@ fn load(path: &Path) -> Result<Network, String> {
     Network::load(path).map_err(|e| e.0)
 }
 
-/// The network in one line: shape, bytes and sha256 of its file form.
-fn summary(network: &Network) -> String {
-    let bytes = network.to_bytes();
-    let mut hash = Sha256::default();
-    hash.update(&bytes);
+/// A network file in one line: the network's shape, then the file's size and sha256.
+fn summary(network: &Network, bytes: u64, sha256: &str) -> String {
     let buckets = network.buckets();
     format!(
-        "768 -> {} x2 -> {buckets} output bucket{}, {} bytes, sha256 {}",
+        "{INPUTS} -> {} x2 -> {buckets} output bucket{}, {bytes} bytes, sha256 {sha256}",
         network.hidden(),
         if buckets == 1 { "" } else { "s" },
-        bytes.len(),
-        hash.hex()
     )
 }
 
@@ -193,7 +198,11 @@ fn info(
     }
     for path in paths {
         let network = load(path)?;
-        outln!("{}: {}", path.display(), summary(&network));
+        let bytes = std::fs::metadata(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .len();
+        let line = summary(&network, bytes, &file_hex(path)?);
+        outln!("{}: {line}", path.display());
         if let Some(sample) = &sample {
             outln!(
                 "  mean size of its evaluations: {:.1} cp",
@@ -222,11 +231,13 @@ fn scale(
         (Target::MeanCp(cp), Some(sample)) => calibrate(&network, sample, cp)?,
         (Target::MeanCp(_), None) => unreachable!("clap requires --positions with --mean-cp"),
     };
+    let bytes = scaled.to_bytes();
     let mut file = PendingFile::create(output)?;
-    file.write_bytes(&scaled.to_bytes())?;
+    file.write_bytes(&bytes)?;
     file.finish()?;
     outln!("factor {factor:.4}: wrote {}", output.display());
-    outln!("{}: {}", output.display(), summary(&scaled));
+    let line = summary(&scaled, bytes.len() as u64, &bytes_hex(&bytes));
+    outln!("{}: {line}", output.display());
     if let (Some(sample), Some(before)) = (&sample, before) {
         outln!(
             "on {}: mean size of the evaluations {before:.1} cp before, {:.1} cp after",
@@ -240,35 +251,35 @@ fn scale(
 /// The factor whose scaled network comes nearest to `mean_cp` on the sample, and that
 /// network. Rounding the output weights makes the mean a step function of the factor, a
 /// little off proportional, so the factor is corrected by what it reached a few times
-/// and the nearest result kept.
+/// and the nearest result kept. A correction that fails (a weight out of range, every
+/// evaluation 0) ends the search with the best so far; only a failing first factor is
+/// an error.
 fn calibrate(
     network: &Network,
     sample: &PositionSample,
     mean_cp: f64,
 ) -> Result<(f64, Network), String> {
-    if !(mean_cp.is_finite() && mean_cp > 0.0) {
-        return Err(format!(
-            "--mean-cp {mean_cp}: must be a finite number above 0"
-        ));
+    let start = sample.mean_evaluation(network);
+    if start <= 0.0 {
+        return Err("every evaluation of the sample is 0".into());
     }
-    let mut reached = sample.mean_evaluation(network);
-    let mut factor = 1.0;
-    let mut best: Option<(f64, f64, Network)> = None;
-    for _ in 0..CALIBRATION_ROUNDS {
+    let mut factor = mean_cp / start;
+    let scaled = network.with_output_scaled(factor).map_err(|e| e.0)?;
+    let mut reached = sample.mean_evaluation(&scaled);
+    let mut best = ((reached - mean_cp).abs(), factor, scaled);
+    for _ in 1..CALIBRATION_ROUNDS {
         if reached <= 0.0 {
-            return Err("every evaluation of the sample is 0".into());
+            break;
         }
         factor *= mean_cp / reached;
-        let scaled = network.with_output_scaled(factor).map_err(|e| e.0)?;
+        let Ok(scaled) = network.with_output_scaled(factor) else {
+            break;
+        };
         reached = sample.mean_evaluation(&scaled);
-        let miss = (reached - mean_cp).abs();
-        if best
-            .as_ref()
-            .is_none_or(|(best_miss, _, _)| miss < *best_miss)
-        {
-            best = Some((miss, factor, scaled));
+        if (reached - mean_cp).abs() < best.0 {
+            best = ((reached - mean_cp).abs(), factor, scaled);
         }
     }
-    let (_, factor, scaled) = best.expect("at least one round");
+    let (_, factor, scaled) = best;
     Ok((factor, scaled))
 }

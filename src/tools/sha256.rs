@@ -103,6 +103,13 @@ impl Sha256 {
     }
 }
 
+/// The SHA-256 of bytes in memory.
+pub fn bytes_hex(bytes: &[u8]) -> String {
+    let mut hash = Sha256::default();
+    hash.update(bytes);
+    hash.hex()
+}
+
 /// The SHA-256 of a file, read a megabyte at a time.
 pub fn file_hex(path: &Path) -> Result<String, String> {
     let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -122,25 +129,19 @@ pub fn file_hex(path: &Path) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    fn hex(bytes: &[u8]) -> String {
-        let mut hash = Sha256::default();
-        hash.update(bytes);
-        hash.hex()
-    }
-
     /// FIPS 180-4's examples, and a million bytes fed in odd pieces.
     #[test]
     fn standard_test_vectors() {
         assert_eq!(
-            hex(b""),
+            bytes_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
         assert_eq!(
-            hex(b"abc"),
+            bytes_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         assert_eq!(
-            hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            bytes_hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
         );
         let mut hash = Sha256::default();

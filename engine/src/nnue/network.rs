@@ -439,12 +439,20 @@ impl Network {
         let out_weights = self
             .out_weights
             .iter()
-            .map(|&w| {
+            .enumerate()
+            .map(|(i, &w)| {
                 let v = scaled(f64::from(w));
-                // Beyond i16 is beyond MAX_OUT_WEIGHT too: `new` names the weight.
-                v.clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
+                if v.abs() <= f64::from(MAX_OUT_WEIGHT) {
+                    Ok(v as i16)
+                } else {
+                    Err(NetworkError(format!(
+                        "output weight {i}, {w}, times {factor} is {v}, outside \
+                         ±{MAX_OUT_WEIGHT}: the engine multiplies it by an activation of up \
+                         to {QA} in i16"
+                    )))
+                }
             })
-            .collect();
+            .collect::<Result<Vec<i16>, NetworkError>>()?;
         let out_bias = self
             .out_bias
             .iter()
