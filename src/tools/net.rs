@@ -123,7 +123,8 @@ impl PositionSample {
     fn read(path: &Path, sample: u64, damage: &Damage) -> Result<PositionSample, String> {
         let count = u128::from(record_count(path)?);
         let wanted = u128::from(sample).min(count);
-        // Record i is taken when ⌊i · wanted / count⌋ steps up: `wanted` of `count`, spread.
+        // Record i is taken where ⌊(i + 1) · wanted / count⌋ passes ⌊i · wanted / count⌋:
+        // `wanted` of the `count` records, evenly spread.
         let taken = |i: usize| {
             let i = i as u128;
             count > 0 && (i + 1) * wanted / count > i * wanted / count
