@@ -229,7 +229,9 @@ fn scale(
     let before = sample.as_ref().map(|s| s.mean_evaluation(&network));
     let (factor, scaled) = match (target, &sample) {
         (Target::Factor(f), _) => (f, network.with_output_scaled(f).map_err(|e| e.0)?),
-        (Target::MeanCp(cp), Some(sample)) => calibrate(&network, sample, cp)?,
+        (Target::MeanCp(cp), Some(sample)) => {
+            calibrate(&network, sample, before.unwrap_or_default(), cp)?
+        }
         (Target::MeanCp(_), None) => unreachable!("clap requires --positions with --mean-cp"),
     };
     let bytes = scaled.to_bytes();
@@ -250,7 +252,7 @@ fn scale(
 }
 
 /// The factor whose scaled network comes nearest to `mean_cp` on the sample, and that
-/// network. Rounding the output weights makes the mean a step function of the factor, a
+/// network, whose own mean there is `start`. Rounding the output weights makes the mean a step function of the factor, a
 /// little off proportional, so the factor is corrected by what it reached a few times
 /// and the nearest result kept. A correction that fails (a weight out of range, every
 /// evaluation 0) ends the search with the best so far; only a failing first factor is
@@ -258,9 +260,9 @@ fn scale(
 fn calibrate(
     network: &Network,
     sample: &PositionSample,
+    start: f64,
     mean_cp: f64,
 ) -> Result<(f64, Network), String> {
-    let start = sample.mean_evaluation(network);
     if start <= 0.0 {
         return Err("every evaluation of the sample is 0".into());
     }
