@@ -223,15 +223,18 @@ fn scale(
     damage: &Damage,
 ) -> Result<(), String> {
     let network = load(input)?;
-    let sample = positions
+    // The sample with the unscaled network's mean on it: the report's "before" and
+    // calibration's starting point.
+    let measured = positions
         .map(|path| PositionSample::read(path, sample, damage))
-        .transpose()?;
-    let before = sample.as_ref().map(|s| s.mean_evaluation(&network));
-    let (factor, scaled) = match (target, &sample) {
+        .transpose()?
+        .map(|sample| {
+            let before = sample.mean_evaluation(&network);
+            (sample, before)
+        });
+    let (factor, scaled) = match (target, &measured) {
         (Target::Factor(f), _) => (f, network.with_output_scaled(f).map_err(|e| e.0)?),
-        (Target::MeanCp(cp), Some(sample)) => {
-            calibrate(&network, sample, before.unwrap_or_default(), cp)?
-        }
+        (Target::MeanCp(cp), Some((sample, before))) => calibrate(&network, sample, *before, cp)?,
         (Target::MeanCp(_), None) => unreachable!("clap requires --positions with --mean-cp"),
     };
     let bytes = scaled.to_bytes();
@@ -241,7 +244,7 @@ fn scale(
     outln!("factor {factor:.4}: wrote {}", output.display());
     let line = summary(&scaled, bytes.len() as u64, &bytes_hex(&bytes));
     outln!("{}: {line}", output.display());
-    if let (Some(sample), Some(before)) = (&sample, before) {
+    if let Some((sample, before)) = &measured {
         outln!(
             "on {}: mean size of the evaluations {before:.1} cp before, {:.1} cp after",
             sample.describe(),
@@ -252,11 +255,11 @@ fn scale(
 }
 
 /// The factor whose scaled network comes nearest to `mean_cp` on the sample, and that
-/// network, whose own mean there is `start`. Rounding the output weights makes the mean a step function of the factor, a
-/// little off proportional, so the factor is corrected by what it reached a few times
-/// and the nearest result kept. A correction that fails (a weight out of range, every
-/// evaluation 0) ends the search with the best so far; only a failing first factor is
-/// an error.
+/// network, whose own mean there is `start`. Rounding the output weights makes the mean
+/// a step function of the factor, a little off proportional, so the factor is corrected
+/// by what it reached a few times and the nearest result kept. A correction that fails
+/// (a weight out of range, every evaluation 0) ends the search with the best so far;
+/// only a failing first factor is an error.
 fn calibrate(
     network: &Network,
     sample: &PositionSample,
