@@ -344,7 +344,8 @@ impl RawChunk {
     pub fn decode(&self) -> Result<Vec<GameRecord>, DataError> {
         let fail = |message: String| data::error(self.offset, format!("chunk: {message}"));
         let mut body = self.bytes.get(CHUNK_HEADER_BYTES..).unwrap_or_default();
-        let mut games = Vec::with_capacity(self.games as usize);
+        // A game takes at least a byte: a damaged count cannot ask for more room than that.
+        let mut games = Vec::with_capacity((self.games as usize).min(body.len()));
         while !body.is_empty() {
             let (game, len) = GameRecord::decode(body)
                 .map_err(|e| fail(format!("game {}: {e}", games.len() + 1)))?;
@@ -741,6 +742,21 @@ mod tests {
             body.truncate(200);
             let _ = GameRecord::decode(&body);
         }
+    }
+
+    /// A chunk whose header claims more games than its bytes can hold (its checksum made
+    /// to match, as a forger could) is an error, not a request for that much memory.
+    #[test]
+    fn a_forged_game_count_is_refused() {
+        let bytes = chunk_of(&[game()]);
+        let mut chunk = GameReader::new(&file(&[bytes])[..])
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        chunk.games = u32::MAX;
+        let e = chunk.decode().unwrap_err();
+        assert!(e.message.contains("its header says 4294967295"), "{e}");
     }
 
     #[test]

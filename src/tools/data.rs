@@ -568,7 +568,13 @@ fn shuffle(
     let mut rng = Rng::new(seed);
     let mut out = Output::records(output)?;
     if shards == 1 {
-        let mut all = Vec::with_capacity(total as usize);
+        // The count of a games file is its chunks' headers' word: a kept position takes
+        // at least a byte of the file, so a damaged header cannot ask for more room.
+        let bytes: u64 = inputs
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum();
+        let mut all = Vec::with_capacity(total.min(bytes) as usize);
         for input in inputs {
             for record in records(input, damage)? {
                 all.push(record?);
