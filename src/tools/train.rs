@@ -151,8 +151,6 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
             .into());
         }
     }
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| format!("cannot create {}: {e}", args.output.display()))?;
     let validation = args.validation.as_ref();
     let mut trainer = match &args.resume {
         Some(path) => Trainer::resume(
@@ -173,6 +171,9 @@ fn train(args: &TrainArgs) -> Result<(), Box<dyn std::error::Error>> {
             None => Trainer::new(args.settings(), &args.data, validation, args.threads)?,
         },
     };
+    // Made once the settings and data are accepted: a refused run leaves no folder.
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| format!("cannot create {}: {e}", args.output.display()))?;
     let s = trainer.settings().clone();
     outln!(
         "hidden {}, {} output bucket(s), batch {}, {} batches an epoch, {} epochs, lr {} {}, \

@@ -11,7 +11,7 @@ use crate::TrainError;
 use crate::checkpoint::{Checkpoint, write_atomically};
 use crate::loader::{DataSet, Shuffled};
 use crate::model::{Params, SCALE, Scratch, WEIGHT_CLIP};
-use crate::optim::{AdamW, Step};
+use crate::optim::{AdamW, Schedule, Step};
 use crate::plot::loss_svg;
 use crate::quant::quantise;
 use crate::sample::{Sample, sigmoid};
@@ -21,6 +21,9 @@ pub use crate::settings::{EpochLoss, Settings};
 pub const CHECKPOINT_NAME: &str = "checkpoint.bin";
 /// The loss curves' name in the output folder.
 pub const PLOT_NAME: &str = "loss.svg";
+/// The largest batch a run takes: a batch's records and scratch are held in memory, and
+/// one AdamW step over a million positions is already far past where larger batches help.
+const MAX_BATCH_SIZE: u64 = 1 << 20;
 
 /// One thread's share of a batch: its gradient, loss and scratch buffers.
 struct Worker {
@@ -326,14 +329,30 @@ fn check_settings(s: &Settings) -> Result<(), TrainError> {
     if s.buckets == 0 || s.buckets > cutoff_engine::nnue::MAX_BUCKETS {
         return fail("output buckets must be 1 to 8");
     }
-    if s.batch_size == 0 || s.epoch_batches == 0 || s.shuffle_buffer == 0 {
-        return fail("batch size, batches per epoch and shuffle buffer must be positive");
+    if s.batch_size == 0 || s.epoch_batches == 0 || s.shuffle_buffer == 0 || s.epochs == 0 {
+        return fail("batch size, batches per epoch, epochs and shuffle buffer must be positive");
+    }
+    if s.batch_size > MAX_BATCH_SIZE {
+        return fail("batch size must be at most 1048576 (a batch is held in memory)");
     }
     if !(0.0..=1.0).contains(&s.wdl) {
         return fail("wdl must lie in [0, 1]");
     }
-    if !(s.eval_scale > 0.0 && s.learning_rate > 0.0 && s.weight_decay >= 0.0) {
-        return fail("eval scale and learning rate must be positive, weight decay not negative");
+    let positive = |x: f32| x > 0.0 && x.is_finite();
+    if !(positive(s.eval_scale) && positive(s.learning_rate)) {
+        return fail("eval scale and learning rate must be finite and positive");
+    }
+    if !(s.weight_decay >= 0.0 && s.weight_decay.is_finite()) {
+        return fail("weight decay must be finite and not negative");
+    }
+    let schedule_ok = match s.schedule {
+        Schedule::Cosine { final_rate } => final_rate >= 0.0 && final_rate.is_finite(),
+        Schedule::Step { gamma, .. } => positive(gamma),
+    };
+    if !schedule_ok {
+        return fail(
+            "the final learning rate must be finite and not negative, a step's gamma finite and positive",
+        );
     }
     Ok(())
 }

@@ -439,3 +439,85 @@ fn files_are_one_stream_shuffled_a_buffer_at_a_time() {
     let scores: Vec<u64> = batch.iter().map(|r| r.white_score() as u64).collect();
     assert_eq!(scores, seen[17..22]);
 }
+
+/// Settings no run can use are refused before any work: an empty run, a batch too large
+/// to hold, and rates or scales that are not finite (which would train NaN networks).
+#[test]
+fn settings_no_run_can_use_are_refused() {
+    let folder = scratch("refused");
+    let (data, _) = material_data(folder.path(), 1_000, 10);
+    let base = settings(8, 1);
+    let refused: [(&str, Settings); 8] = [
+        (
+            "no epochs",
+            Settings {
+                epochs: 0,
+                ..base.clone()
+            },
+        ),
+        (
+            "huge batch",
+            Settings {
+                batch_size: 1 << 40,
+                ..base.clone()
+            },
+        ),
+        (
+            "infinite rate",
+            Settings {
+                learning_rate: f32::INFINITY,
+                ..base.clone()
+            },
+        ),
+        (
+            "NaN rate",
+            Settings {
+                learning_rate: f32::NAN,
+                ..base.clone()
+            },
+        ),
+        (
+            "NaN final rate",
+            Settings {
+                schedule: Schedule::Cosine {
+                    final_rate: f32::NAN,
+                },
+                ..base.clone()
+            },
+        ),
+        (
+            "NaN gamma",
+            Settings {
+                schedule: Schedule::Step {
+                    every: 1,
+                    gamma: f32::NAN,
+                },
+                ..base.clone()
+            },
+        ),
+        (
+            "infinite eval scale",
+            Settings {
+                eval_scale: f32::INFINITY,
+                ..base.clone()
+            },
+        ),
+        (
+            "infinite weight decay",
+            Settings {
+                weight_decay: f32::INFINITY,
+                ..base.clone()
+            },
+        ),
+    ];
+    for (what, settings) in refused {
+        assert!(
+            matches!(
+                Trainer::new(settings, std::slice::from_ref(&data), None, 1),
+                Err(TrainError::Settings(_))
+            ),
+            "{what}"
+        );
+    }
+    assert!(Trainer::new(base, &[data], None, 1).is_ok());
+}
