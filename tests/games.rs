@@ -357,6 +357,27 @@ fn manifest_verify_passes_and_fails() {
     std::fs::write(&manifest, "[[file]]\nname = 3\n").unwrap();
     let e = fails(&["data", "verify", s(&manifest)]);
     assert!(e.contains("should be a string"), "{e}");
+
+    // A records file cut inside a record has no entry (its size alone would give one).
+    let bytes = std::fs::read("tests/data/games-sample.bin").unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    let e = fails(&[
+        "data",
+        "manifest-entry",
+        s(&cut),
+        "--commit",
+        "abc1234",
+        "--network",
+        "x",
+        "--nodes",
+        "400",
+        "--seeds",
+        "63",
+        "--command",
+        "cutoff x",
+    ]);
+    assert!(e.contains("truncated"), "{e}");
 }
 
 /// The entry of `file` (in `dir`) with `command` as the command that remakes it.
@@ -452,5 +473,22 @@ fn manifest_remake_makes_missing_files_again() {
     assert!(e.contains("going on with r.games.remake"), "{e}");
     // Each verdict is said on stderr when it is known, not only in the final list.
     assert!(e.contains("cutoff data remake: r.games: remade, ok"), "{e}");
+    assert_eq!(std::fs::read(&games).unwrap(), games_bytes);
+
+    // A remake stopped after its last write left the whole file: only the check is left
+    // (its command would be asked for 0 more games). The manifest is named as it is in
+    // its own folder.
+    std::fs::rename(&games, dir.join("r.games.remake")).unwrap();
+    let out = Command::new(BINARY)
+        .args(["data", "remake", "data.toml", "r.games"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{e}");
+    assert!(
+        e.contains("r.games: remade, ok") && !e.contains("datagen"),
+        "{e}"
+    );
     assert_eq!(std::fs::read(&games).unwrap(), games_bytes);
 }

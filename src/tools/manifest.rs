@@ -14,7 +14,7 @@ use std::process::Command;
 use clap::Args;
 use cutoff_engine::games::Format;
 
-use crate::tools::data_file::{Damage, chunks, format_of, record_count};
+use crate::tools::data_file::{Damage, chunks, format_of, records};
 use crate::tools::sha256;
 
 /// A value of the manifest.
@@ -143,7 +143,11 @@ fn measure(path: &Path) -> Result<Measured, String> {
     let format = format_of(path)?;
     let damage = Damage::default();
     let (positions, games) = match format {
-        Format::Records => (record_count(path)?, None),
+        // Every record read and checked: a cut or damaged records file has no entry.
+        Format::Records => (
+            records(path, &damage)?.try_fold(0, |n, record| record.map(|_| n + 1))?,
+            None,
+        ),
         Format::Games => chunks(path, &damage)?.fold((0, Some(0)), |(positions, games), c| {
             (
                 positions + u64::from(c.positions),
@@ -208,7 +212,10 @@ fn load(manifest: &Path, dir: Option<&Path>) -> Result<(Vec<Entry>, PathBuf), St
         std::fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let entries = parse(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let dir = dir.map_or_else(
-        || manifest.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        || match manifest.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
         Path::to_path_buf,
     );
     Ok((entries, dir))
@@ -300,7 +307,7 @@ fn remake_arguments(command: &str, name: &str, partial: &str) -> Result<Vec<Stri
 /// target less what it holds. datagen goes on with a games file's numbering, so the
 /// completed file is the one an uninterrupted run writes. None where it must start over
 /// (a records file is resumed with other games).
-fn continuation(arguments: &[String], partial: &Path) -> Option<Vec<String>> {
+fn continuation(arguments: &[String], partial: &Path) -> Option<Continuation> {
     let held = measure(partial).ok()?;
     if held.format != Format::Games || held.damaged > 0 {
         return None;
@@ -314,9 +321,22 @@ fn continuation(arguments: &[String], partial: &Path) -> Option<Vec<String>> {
         held.positions
     };
     let target: u64 = arguments.get(at + 1)?.parse().ok()?;
-    let mut rest = arguments.to_vec();
-    rest[at + 1] = target.checked_sub(done)?.to_string();
-    Some(rest)
+    match target.checked_sub(done)? {
+        0 => Some(Continuation::Complete),
+        left => {
+            let mut rest = arguments.to_vec();
+            rest[at + 1] = left.to_string();
+            Some(Continuation::Rest(rest))
+        }
+    }
+}
+
+/// How an interrupted remake goes on.
+enum Continuation {
+    /// It had written the whole file before it stopped: only the check is left.
+    Complete,
+    /// The command that writes the rest.
+    Rest(Vec<String>),
 }
 
 /// Remakes one missing file by its entry's command, run by this binary in `dir`, into a
@@ -327,9 +347,11 @@ fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<Vec<String>, Str
     let mut arguments = remake_arguments(entry.text("command")?, name, &partial)?;
     let partial_path = dir.join(&partial);
     // An interrupted remake's games file is completed; anything else starts from nothing.
+    let mut complete = false;
     if partial_path.exists() {
         match continuation(&arguments, &partial_path) {
-            Some(rest) => {
+            Some(Continuation::Complete) => complete = true,
+            Some(Continuation::Rest(rest)) => {
                 eprintln!("cutoff data remake: {name}: going on with {partial}");
                 arguments = rest;
             }
@@ -337,15 +359,17 @@ fn remake_file(entry: &Entry, name: &str, dir: &Path) -> Result<Vec<String>, Str
                 .map_err(|e| format!("{}: {e}", partial_path.display()))?,
         }
     }
-    let exe = std::env::current_exe().map_err(|e| format!("this binary's path: {e}"))?;
-    eprintln!("cutoff data remake: {name}: cutoff {}", arguments.join(" "));
-    let status = Command::new(exe)
-        .args(&arguments)
-        .current_dir(dir)
-        .status()
-        .map_err(|e| format!("cannot run its command: {e}"))?;
-    if !status.success() {
-        return Err(format!("its command failed ({status})"));
+    if !complete {
+        let exe = std::env::current_exe().map_err(|e| format!("this binary's path: {e}"))?;
+        eprintln!("cutoff data remake: {name}: cutoff {}", arguments.join(" "));
+        let status = Command::new(exe)
+            .args(&arguments)
+            .current_dir(dir)
+            .status()
+            .map_err(|e| format!("cannot run its command: {e}"))?;
+        if !status.success() {
+            return Err(format!("its command failed ({status})"));
+        }
     }
     let file = measure(&partial_path)?;
     let found = differences(entry, &file)?;
