@@ -689,3 +689,47 @@ fn lab_command_rejects_unknown_algorithms() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("quantum"));
 }
+
+/// A position without a legal move has no tree to compare searches on: `--fen` with one
+/// is an error, and `--epd` skips one and runs the rest.
+#[test]
+fn positions_without_moves_are_not_run() {
+    const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let out = std::process::Command::new(common::BINARY)
+        .args(["lab", "--fen", MATED, "--depth", "2"])
+        .output()
+        .expect("run cutoff lab");
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("no legal moves"), "{e}");
+
+    let scratch = common::scratch("lab", "no-moves");
+    let epd = scratch.path().join("two.epd");
+    std::fs::write(
+        &epd,
+        format!(
+            "{MATED} id \"mated\";\n{} id \"start\";\n",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(common::BINARY)
+        .args([
+            "lab",
+            "--epd",
+            epd.to_str().unwrap(),
+            "--depths",
+            "1..2",
+            "--algos",
+            "alphabeta,minimal-tree",
+        ])
+        .output()
+        .expect("run cutoff lab");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{e}");
+    assert!(
+        e.contains("two.epd:1: no legal moves") && !e.contains("NaN"),
+        "{e}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("NaN"));
+}

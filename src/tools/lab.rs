@@ -465,24 +465,37 @@ fn chess_positions(args: &LabArgs) -> Result<Vec<(String, Board)>, String> {
                 err.message
             );
         }
-        if suite.records.is_empty() {
-            return Err(format!("no position in {}", path.display()));
+        let mut positions = Vec::new();
+        for r in suite.records {
+            if r.board.legal_moves().is_empty() {
+                eprintln!(
+                    "cutoff lab: {}:{}: {NOTHING_TO_SEARCH} (skipped)",
+                    path.display(),
+                    r.line
+                );
+                continue;
+            }
+            let name =
+                r.id.clone()
+                    .unwrap_or_else(|| format!("{} line {}", path.display(), r.line));
+            positions.push((name, r.board));
         }
-        return Ok(suite
-            .records
-            .into_iter()
-            .map(|r| {
-                let name =
-                    r.id.clone()
-                        .unwrap_or_else(|| format!("{} line {}", path.display(), r.line));
-                (name, r.board)
-            })
-            .collect());
+        if positions.is_empty() {
+            return Err(format!("no position to search in {}", path.display()));
+        }
+        return Ok(positions);
     }
     let fen = args.fen.as_deref().unwrap_or(STARTPOS);
     let board = Board::from_fen(fen, false).map_err(|e| e.to_string())?;
+    if board.legal_moves().is_empty() {
+        return Err(format!("{fen}: {NOTHING_TO_SEARCH}"));
+    }
     Ok(vec![(board.fen(), board)])
 }
+
+/// Why a position is not run: the rows compare searches of a tree, and a mate or a
+/// stalemate has none (nor a branching factor for the formulas).
+const NOTHING_TO_SEARCH: &str = "no legal moves (mate or stalemate), nothing to search";
 
 /// Centipawns, or `#N` / `-#N` for a mate in N moves.
 fn chess_value(v: i32) -> String {
