@@ -250,6 +250,77 @@ fn damaged_files_are_refused_by_offset() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.txt:1:"));
 }
 
+/// No tool writes over its own input: an output that names an input (directly or by
+/// another path to it), or two outputs that name one file, are refused before anything
+/// is written, and the input is left as it was. Input that holds no PGN game converts to
+/// nothing and is an error, not an empty file.
+#[test]
+fn an_output_never_replaces_an_input() {
+    let scratch = common::scratch("data", "same-file");
+    let dir = scratch.path();
+    let (data, pgn) = generate(dir, "29");
+    let before = std::fs::read(&data).unwrap();
+    let other_path = format!(
+        "{}/../{}/games.bin",
+        s(dir),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    let refused: Vec<Vec<&str>> = vec![
+        vec!["data", "dedup", s(&data), "--output", s(&data)],
+        vec!["data", "shuffle", s(&data), "--output", &other_path],
+        vec!["data", "convert", s(&data), "--output", s(&data)],
+        vec!["data", "to-text", s(&data), "--output", s(&data)],
+        vec!["data", "from-pgn", s(&pgn), "--output", s(&pgn)],
+        vec![
+            "net",
+            "scale",
+            s(&data),
+            "--output",
+            s(&data),
+            "--factor",
+            "0.5",
+        ],
+        vec![
+            "datagen",
+            "--output",
+            s(&data),
+            "--pgn",
+            s(&data),
+            "--games",
+            "1",
+        ],
+    ];
+    for args in &refused {
+        let out = cutoff(args);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(e.contains("is the same file as the"), "{args:?}: {e}");
+        assert_eq!(std::fs::read(&data).unwrap(), before, "{args:?}");
+    }
+    let (train, validation) = (dir.join("t.bin"), dir.join("v.bin"));
+    let args = [
+        "data",
+        "split",
+        s(&data),
+        "--train",
+        s(&train),
+        "--validation-output",
+    ];
+    let out = cutoff(&[&args[..], &[s(&train), "--validation", "5"]].concat());
+    assert!(!out.status.success());
+    assert!(!train.exists());
+    ok(&[&args[..], &[s(&validation), "--validation", "5"]].concat());
+
+    let converted = dir.join("converted.bin");
+    let out = cutoff(&["data", "from-pgn", s(&data), "--output", s(&converted)]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("no game converted"),
+        "{e}"
+    );
+    assert!(!converted.exists());
+}
+
 /// Each record's score is its search's score turned to White's view, and its result is
 /// the game's, from White's side: the game's own PGN (the mover's score after each move),
 /// replayed, says what every record must hold. The game starts a rook down for White, so

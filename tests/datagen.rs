@@ -240,6 +240,13 @@ fn bad_arguments_are_refused() {
     let missing = dir.join("no-such-book.epd");
     let empty = dir.join("empty.epd");
     std::fs::write(&empty, "# nothing\n").unwrap();
+    let mated = dir.join("mated.epd");
+    std::fs::write(
+        &mated,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let no_folder = dir.join("no-such-folder/games.pgn");
     for (args, message) in [
         (
             vec!["--games", "1", "--book", missing.to_str().unwrap()],
@@ -276,14 +283,27 @@ fn bad_arguments_are_refused() {
             ],
             "cannot be used with",
         ),
+        (
+            vec!["--games", "1", "--pgn", no_folder.to_str().unwrap()],
+            "cannot open",
+        ),
+        (
+            vec!["--games", "1", "--book", mated.to_str().unwrap()],
+            "no playable opening",
+        ),
+        (
+            vec!["--games", "1", "--pgn", output.to_str().unwrap()],
+            "is the same file as the output",
+        ),
     ] {
         let out = datagen(&output, &args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
-    // Nothing was written by the refused runs.
-    assert!(std::fs::read(&output).unwrap_or_default().is_empty());
+    // Nothing was written by the refused runs, not even a header: the file a failed run
+    // created is removed.
+    assert!(!output.exists());
 }
 
 /// SIGINT lets the games in flight finish: the file holds whole games, the first ones of

@@ -25,7 +25,7 @@ use shakmaty::Role;
 use crate::tools::data_file::{Damage, chunks, format_of, game_chunks, record_count, records};
 use crate::tools::datagen::FormatArg;
 use crate::tools::manifest;
-use crate::tools::pending_file::PendingFile;
+use crate::tools::pending_file::{PendingFile, check_distinct};
 use crate::tools::pgn;
 use crate::tools::positive_number;
 
@@ -141,10 +141,39 @@ pub enum DataTool {
     ManifestEntry(manifest::EntryArgs),
 }
 
+impl DataTool {
+    /// The files the tool writes, and those it reads that it could write over.
+    fn outputs_and_inputs(&self) -> (Vec<&Path>, Vec<&Path>) {
+        fn many(inputs: &[PathBuf]) -> Vec<&Path> {
+            inputs.iter().map(PathBuf::as_path).collect()
+        }
+        match self {
+            DataTool::Convert { input, output }
+            | DataTool::FromText { input, output }
+            | DataTool::ToText { input, output } => (vec![output], vec![input]),
+            DataTool::FromPgn { inputs, output, .. }
+            | DataTool::Merge { inputs, output }
+            | DataTool::Dedup { inputs, output }
+            | DataTool::Shuffle { inputs, output, .. } => (vec![output], many(inputs)),
+            DataTool::Split {
+                input,
+                train,
+                validation_output,
+                ..
+            } => (vec![train, validation_output], vec![input]),
+            DataTool::Stats { .. }
+            | DataTool::Verify { .. }
+            | DataTool::Remake { .. }
+            | DataTool::ManifestEntry(_) => (Vec::new(), Vec::new()),
+        }
+    }
+}
+
 /// Runs `cutoff data`.
 pub fn run(tool: &DataTool) -> ExitCode {
     let damage = Damage::default();
-    let result = match tool {
+    let (outputs, inputs) = tool.outputs_and_inputs();
+    let result = check_distinct(&outputs, &inputs).and_then(|()| match tool {
         DataTool::Stats { files } => stats(files, &damage),
         DataTool::Convert { input, output } => convert(input, output, &damage),
         DataTool::FromText { input, output } => from_text(input, output),
@@ -187,7 +216,7 @@ pub fn run(tool: &DataTool) -> ExitCode {
             names,
         } => manifest::remake(manifest, dir.as_deref(), names),
         DataTool::ManifestEntry(args) => manifest::entry(args),
-    };
+    });
     match result {
         Ok(summary) => {
             outln!("{summary}");
@@ -543,6 +572,12 @@ fn from_pgn(inputs: &[PathBuf], output: &Path, format: FormatArg) -> Result<Stri
     }
     if chunk.games() > 0 {
         out.write_bytes(&chunk.take())?;
+    }
+    // Input that holds no game at all is not PGN (or not what was meant): no empty output.
+    if games == 0 {
+        return Err(format!(
+            "no game converted ({skipped} skipped): nothing written"
+        ));
     }
     let written = out.finish()?;
     Ok(format!(

@@ -37,6 +37,7 @@ use cutoff_engine::tablebase::Tablebases;
 use indicatif::ProgressBar;
 
 use crate::tools::network_args::NetworkArgs;
+use crate::tools::pending_file::check_distinct;
 use crate::tools::progress;
 use crate::uci::command::MAX_TOOL_THREADS;
 
@@ -190,6 +191,16 @@ fn ending_name(ending: Ending) -> &'static str {
 
 /// Runs `cutoff datagen`.
 pub fn run(args: &DatagenArgs) -> ExitCode {
+    let outputs: Vec<&Path> = std::iter::once(args.output.as_path())
+        .chain(args.pgn.as_deref())
+        .collect();
+    if let Err(e) = check_distinct(
+        &outputs,
+        &args.book.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+    ) {
+        eprintln!("cutoff datagen: {e}");
+        return ExitCode::from(2);
+    }
     let (openings, default_plies) = match load_openings(args.book.as_deref()) {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -226,31 +237,6 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         .map(Target::Games)
         .or(args.positions.map(Target::Positions))
         .unwrap_or(Target::Open);
-    let opened = match open_output(&args.output, args.format.map(FormatArg::format)) {
-        Ok(opened) => opened,
-        Err(e) => {
-            eprintln!("cutoff datagen: {}: {e}", args.output.display());
-            return ExitCode::from(2);
-        }
-    };
-    let (seed, first_game) = run_start(args.seed, &opened);
-    let Opened {
-        file,
-        format,
-        positions: existing,
-        reopened,
-        ..
-    } = opened;
-    let pgn = match &args.pgn {
-        Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
-            Ok(f) => Some(Mutex::new(f)),
-            Err(e) => {
-                eprintln!("cutoff datagen: cannot open {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
-    };
     let mut searchers = Vec::new();
     for _ in 0..args.threads {
         match Searcher::new(args.hash as usize) {
@@ -264,6 +250,40 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
             }
         }
     }
+    let opened = match open_output(&args.output, args.format.map(FormatArg::format)) {
+        Ok(opened) => opened,
+        Err(e) => {
+            eprintln!("cutoff datagen: {}: {e}", args.output.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (seed, first_game) = run_start(args.seed, &opened);
+    let Opened {
+        file,
+        format,
+        positions: existing,
+        reopened,
+        created,
+        ..
+    } = opened;
+    // A file this run created holds only its header until a game is written: a run that
+    // fails before then removes it rather than leave an empty data file behind.
+    let discard_if_unused = || {
+        if created {
+            let _ = std::fs::remove_file(&args.output);
+        }
+    };
+    let pgn = match &args.pgn {
+        Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
+            Ok(f) => Some(Mutex::new(f)),
+            Err(e) => {
+                eprintln!("cutoff datagen: cannot open {}: {e}", path.display());
+                discard_if_unused();
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
 
     // The output sits behind a lock that each game's write holds: a second Ctrl-C takes it
     // before exiting, so it never cuts a game short.
@@ -328,6 +348,9 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     match error {
         Some(e) => {
             eprintln!("cutoff datagen: {e}");
+            if tally.games == 0 {
+                discard_if_unused();
+            }
             ExitCode::FAILURE
         }
         None => ExitCode::SUCCESS,
@@ -365,6 +388,8 @@ struct Opened {
     /// A games file's last chunk when an interrupted run wrote it short: its games start
     /// the run's first chunk, which replaces it.
     reopened: Option<Reopened>,
+    /// Whether the file was new or empty (this run wrote its header).
+    created: bool,
 }
 
 /// A short last chunk, gathered again: where it starts, and its games in a writer that
@@ -400,6 +425,7 @@ fn open_output(path: &Path, wanted: Option<Format>) -> Result<Opened, String> {
             positions: 0,
             games: (format == Format::Games).then_some(0),
             reopened: None,
+            created: true,
         });
     }
     let mut magic = [0; 8];
@@ -459,6 +485,7 @@ fn open_output(path: &Path, wanted: Option<Format>) -> Result<Opened, String> {
         positions,
         games,
         reopened,
+        created: false,
     })
 }
 

@@ -1,6 +1,6 @@
 //! `cutoff epd FILE…`: runs EPD test suites and reports per position and per file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::tools::pending_file::PendingFile;
+use crate::tools::pending_file::{PendingFile, check_distinct};
 use crate::tools::progress;
 use crate::uci::output;
 use crate::uci::syzygy;
@@ -145,14 +145,17 @@ pub fn run(settings: &EpdRun) -> bool {
         }
     };
     // Claimed before the first search: a path that cannot be written is said now.
+    let inputs: Vec<&Path> = settings.files.iter().map(PathBuf::as_path).collect();
     let json_file = match &settings.json {
-        Some(path) => match PendingFile::create(path) {
-            Ok(file) => Some(file),
-            Err(e) => {
-                eprintln!("cutoff epd: {e}");
-                return false;
+        Some(path) => {
+            match check_distinct(&[path], &inputs).and_then(|()| PendingFile::create(path)) {
+                Ok(file) => Some(file),
+                Err(e) => {
+                    eprintln!("cutoff epd: {e}");
+                    return false;
+                }
             }
-        },
+        }
         None => None,
     };
     let mut ok = true;

@@ -7,7 +7,7 @@
 
 use std::io::Write;
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +21,8 @@ use cutoff_lab::synthetic::Synthetic;
 use cutoff_lab::tictactoe::{self, TableSearch};
 use cutoff_lab::{self as lab, Algorithm, Detail, Game, MATE, Row, Settings, bstar, is_mate};
 use serde_json::{Value, json};
+
+use crate::tools::pending_file::{PendingFile, check_distinct};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameKind {
@@ -117,8 +119,23 @@ pub fn run(args: &LabArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The outputs are claimed before the first search: a path that cannot be written is
+    // said now, not after an hour's sweep.
+    let json = match claim_json(args) {
+        Ok(json) => json,
+        Err(e) => {
+            eprintln!("cutoff lab: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(dir) = &args.plot
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("cutoff lab: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
     if let Some(depths) = &args.depths {
-        return run_sweep(args, &algorithms, depths.clone());
+        return run_sweep(args, &algorithms, depths.clone(), json);
     }
     let doc = match args.game {
         GameKind::Tictactoe => tictactoe_table(),
@@ -163,7 +180,7 @@ pub fn run(args: &LabArgs) -> ExitCode {
             }
         },
     };
-    if let Err(e) = write_json(args, &doc) {
+    if let Err(e) = write_json(json, &doc) {
         eprintln!("cutoff lab: {e}");
         return ExitCode::FAILURE;
     }
@@ -179,17 +196,33 @@ fn settings(args: &LabArgs) -> Settings {
     }
 }
 
-/// Writes `doc` to `--json`, if given.
-fn write_json(args: &LabArgs, doc: &Value) -> Result<(), String> {
+/// The `--json` file, begun (it must not be the `--epd` it reads).
+fn claim_json(args: &LabArgs) -> Result<Option<PendingFile>, String> {
     let Some(path) = &args.json else {
+        return Ok(None);
+    };
+    let inputs: Vec<&Path> = args.epd.iter().map(PathBuf::as_path).collect();
+    check_distinct(&[path], &inputs)?;
+    PendingFile::create(path).map(Some)
+}
+
+/// Writes `doc` to the `--json` file, if one was given.
+fn write_json(json: Option<PendingFile>, doc: &Value) -> Result<(), String> {
+    let Some(mut file) = json else {
         return Ok(());
     };
     let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+    file.write_bytes((text + "\n").as_bytes())?;
+    file.finish()
 }
 
 /// `cutoff lab --depths`: every row at every depth over every position, summarised.
-fn run_sweep(args: &LabArgs, algorithms: &[Algorithm], depths: RangeInclusive<u32>) -> ExitCode {
+fn run_sweep(
+    args: &LabArgs,
+    algorithms: &[Algorithm],
+    depths: RangeInclusive<u32>,
+    json: Option<PendingFile>,
+) -> ExitCode {
     let settings = settings(args);
     let start = Instant::now();
     let done = AtomicUsize::new(0);
@@ -258,7 +291,7 @@ fn run_sweep(args: &LabArgs, algorithms: &[Algorithm], depths: RangeInclusive<u3
         doc["branching"] = json!(args.branching);
         doc["seed"] = json!(args.seed);
     }
-    if let Err(e) = write_json(args, &doc) {
+    if let Err(e) = write_json(json, &doc) {
         eprintln!("cutoff lab: {e}");
         return ExitCode::FAILURE;
     }

@@ -16,7 +16,7 @@ use clap::Subcommand;
 use cutoff_engine::nnue::{INPUTS, Network};
 
 use crate::tools::data_file::{Damage, record_count, records};
-use crate::tools::pending_file::PendingFile;
+use crate::tools::pending_file::{PendingFile, check_distinct};
 use crate::tools::positive_number;
 use crate::tools::sha256::{bytes_hex, file_hex};
 
@@ -222,6 +222,8 @@ fn scale(
     sample: u64,
     damage: &Damage,
 ) -> Result<(), String> {
+    let inputs: Vec<&Path> = std::iter::once(input).chain(positions).collect();
+    check_distinct(&[output], &inputs)?;
     let network = load(input)?;
     // The sample with the unscaled network's mean on it: the report's "before" and
     // calibration's starting point.

@@ -2,7 +2,7 @@
 //! over `OUT` once complete and synced, so a kill or an error leaves the old file (or
 //! none), never half of a new one. Created when a tool starts, it also tells a tool that
 //! runs for hours (an EPD suite, a tune) at the start, not at the end, that its output
-//! cannot be written.
+//! cannot be written. [`check_distinct`] keeps a tool from writing over its own input.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -19,6 +19,9 @@ impl PendingFile {
     /// Creates `target` + `.partial` now (failing as writing `target` would: a missing
     /// folder, no permission).
     pub fn create(target: &Path) -> Result<PendingFile, String> {
+        if target.is_dir() {
+            return Err(format!("{} is a folder, not a file", target.display()));
+        }
         let mut name = target.as_os_str().to_owned();
         name.push(".partial");
         let temporary = PathBuf::from(name);
@@ -62,6 +65,46 @@ impl PendingFile {
             |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", self.temporary.display());
         let file = writer.into_inner().map_err(|e| failed(&e))?;
         file.sync_all().map_err(|e| failed(&e))
+    }
+}
+
+/// Refuses outputs that name one of the inputs or another output (`data dedup --output
+/// a.bin a.bin`, datagen's `--pgn` given its `--output`): renaming the finished output
+/// over an input would lose the input, and two outputs in one file mix their bytes. Paths
+/// are compared after resolving links and `..`; an output that does not exist yet is
+/// compared through its folder.
+pub fn check_distinct(outputs: &[&Path], inputs: &[&Path]) -> Result<(), String> {
+    for (i, output) in outputs.iter().enumerate() {
+        let id = identity(output);
+        let clash = inputs
+            .iter()
+            .map(|input| (input, "input"))
+            .chain(outputs[..i].iter().map(|other| (other, "output")))
+            .find(|(other, _)| identity(other) == id);
+        if let Some((other, role)) = clash {
+            return Err(format!(
+                "output {} is the same file as the {role} {}",
+                output.display(),
+                other.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The path a file is known by after resolving links: its own where it exists, else its
+/// folder's joined with its name (the path as given where neither resolves).
+fn identity(path: &Path) -> PathBuf {
+    if let Ok(resolved) = path.canonicalize() {
+        return resolved;
+    }
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    match (folder.canonicalize(), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => path.to_path_buf(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `cutoff texel`: fits the evaluation's weights to labelled positions (`cutoff_texel`) and
 //! writes them as Rust source, by default over `engine/src/eval/weights.rs`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -10,7 +10,7 @@ use cutoff_texel::model;
 use cutoff_texel::tuner::{Settings, Tuner};
 use cutoff_texel::writer::weights_source;
 
-use crate::tools::pending_file::PendingFile;
+use crate::tools::pending_file::{PendingFile, check_distinct};
 use crate::tools::progress::bar;
 
 /// Where the engine reads its weights from, relative to the repository root.
@@ -85,7 +85,10 @@ pub fn run(args: &TexelArgs) -> ExitCode {
 }
 
 fn texel(args: &TexelArgs) -> ExitCode {
-    let mut output = match PendingFile::create(&args.output) {
+    let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let claimed =
+        check_distinct(&[&args.output], &inputs).and_then(|()| PendingFile::create(&args.output));
+    let mut output = match claimed {
         Ok(file) => file,
         Err(e) => {
             eprintln!("cutoff texel: {e}");
