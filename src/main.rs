@@ -65,7 +65,7 @@ enum Tool {
         #[arg(long, value_parser = clap::value_parser!(i32).range(1..=i64::from(MAX_DEPTH)))]
         depth: Option<i32>,
         /// Fixed node count per position.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
         /// Search threads per position.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=command::MAX_TOOL_THREADS))]

@@ -194,10 +194,8 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let outputs: Vec<&Path> = std::iter::once(args.output.as_path())
         .chain(args.pgn.as_deref())
         .collect();
-    if let Err(e) = check_distinct(
-        &outputs,
-        &args.book.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
-    ) {
+    let inputs: Vec<&Path> = args.book.iter().map(PathBuf::as_path).collect();
+    if let Err(e) = check_distinct(&outputs, &inputs) {
         eprintln!("cutoff datagen: {e}");
         return ExitCode::from(2);
     }

@@ -22,7 +22,7 @@ pub struct TexelArgs {
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Passes over the data.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub epochs: u32,
     /// Weight of the game result in the target; the search score gets the rest.
     #[arg(long, default_value_t = 0.5)]
