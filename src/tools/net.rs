@@ -22,7 +22,8 @@ use crate::tools::sha256::{bytes_hex, file_hex};
 
 /// Positions `info` and `scale` evaluate unless `--sample` says otherwise.
 const DEFAULT_SAMPLE: u64 = 10_000;
-/// Corrections of the factor `scale --mean-cp` tries (see `calibrate`).
+/// Factors `scale --mean-cp` tries: the first ratio, then up to three corrections of it
+/// (see `calibrate`).
 const CALIBRATION_ROUNDS: usize = 4;
 
 #[derive(Subcommand, Debug)]
@@ -222,8 +223,11 @@ fn scale(
     sample: u64,
     damage: &Damage,
 ) -> Result<(), String> {
+    // The output is claimed first: a path that cannot be written is said before the
+    // sample is evaluated.
     let inputs: Vec<&Path> = std::iter::once(input).chain(positions).collect();
     check_distinct(&[output], &inputs)?;
+    let mut file = PendingFile::create(output)?;
     let network = load(input)?;
     // The sample with the unscaled network's mean on it: the report's "before" and
     // calibration's starting point.
@@ -240,7 +244,6 @@ fn scale(
         (Target::MeanCp(_), None) => unreachable!("clap requires --positions with --mean-cp"),
     };
     let bytes = scaled.to_bytes();
-    let mut file = PendingFile::create(output)?;
     file.write_bytes(&bytes)?;
     file.finish()?;
     outln!("factor {factor:.4}: wrote {}", output.display());
