@@ -154,6 +154,10 @@ fn bad_requests_are_refused_and_write_nothing() {
             "expected a finite number above 0, not '0'",
         ),
         (vec!["--factor", "3"], " times 3 is "),
+        (
+            vec!["--factor", "1e-300"],
+            "every output weight rounds to 0",
+        ),
         (vec!["--mean-cp", "100"], "--positions <POSITIONS>"),
         (
             vec!["--mean-cp", "NaN", "--positions", SAMPLE],

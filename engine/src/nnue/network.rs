@@ -453,6 +453,12 @@ impl Network {
                 }
             })
             .collect::<Result<Vec<i16>, NetworkError>>()?;
+        if out_weights.iter().all(|&w| w == 0) && self.out_weights.iter().any(|&w| w != 0) {
+            return Err(NetworkError(format!(
+                "times {factor} every output weight rounds to 0: the network would score \
+                 every position alike"
+            )));
+        }
         let out_bias = self
             .out_bias
             .iter()
