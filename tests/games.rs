@@ -335,21 +335,7 @@ fn manifest_verify_passes_and_fails() {
     );
 
     // An entry written by manifest-entry verifies.
-    let entry = ok(&[
-        "data",
-        "manifest-entry",
-        "tests/data/games-sample.bin",
-        "--commit",
-        "abc1234",
-        "--network",
-        "x",
-        "--nodes",
-        "400",
-        "--seeds",
-        "63",
-        "--command",
-        "cutoff \"q\"",
-    ]);
+    let entry = entry_for(Path::new("tests/data/games-sample.bin"), "cutoff \"q\"");
     std::fs::copy("tests/data/games-sample.bin", &copy).unwrap();
     let manifest = dir.join("data.toml");
     std::fs::write(&manifest, entry).unwrap();
@@ -362,27 +348,14 @@ fn manifest_verify_passes_and_fails() {
     let bytes = std::fs::read("tests/data/games-sample.bin").unwrap();
     let cut = dir.join("cut.bin");
     std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
-    let e = fails(&[
-        "data",
-        "manifest-entry",
-        s(&cut),
-        "--commit",
-        "abc1234",
-        "--network",
-        "x",
-        "--nodes",
-        "400",
-        "--seeds",
-        "63",
-        "--command",
-        "cutoff x",
-    ]);
-    assert!(e.contains("truncated"), "{e}");
+    let out = manifest_entry(&cut, "cutoff x");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("truncated"), "{e}");
 }
 
-/// The entry of `file` (in `dir`) with `command` as the command that remakes it.
-fn entry_for(file: &Path, command: &str) -> String {
-    ok(&[
+/// `data manifest-entry` of `file` with `command` as the command that remakes it.
+fn manifest_entry(file: &Path, command: &str) -> Output {
+    cutoff(&[
         "data",
         "manifest-entry",
         s(file),
@@ -397,6 +370,17 @@ fn entry_for(file: &Path, command: &str) -> String {
         "--command",
         command,
     ])
+}
+
+/// The entry of `file` with `command` as the command that remakes it.
+fn entry_for(file: &Path, command: &str) -> String {
+    let out = manifest_entry(file, command);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// `data remake` makes a missing file again by its entry's command, byte for byte
