@@ -333,7 +333,9 @@ fn check_settings(s: &Settings) -> Result<(), TrainError> {
         return fail("batch size, batches per epoch, epochs and shuffle buffer must be positive");
     }
     if s.batch_size > MAX_BATCH_SIZE {
-        return fail("batch size must be at most 1048576 (a batch is held in memory)");
+        return fail(&format!(
+            "batch size must be at most {MAX_BATCH_SIZE} (a batch is held in memory)"
+        ));
     }
     if !(0.0..=1.0).contains(&s.wdl) {
         return fail("wdl must lie in [0, 1]");
@@ -350,9 +352,7 @@ fn check_settings(s: &Settings) -> Result<(), TrainError> {
         Schedule::Step { gamma, .. } => positive(gamma),
     };
     if !schedule_ok {
-        return fail(
-            "the final learning rate must be finite and not negative, a step's gamma finite and positive",
-        );
+        return fail("the final rate must be finite and not negative, a step's gamma positive");
     }
     Ok(())
 }
