@@ -351,6 +351,66 @@ fn winning_side_avoids_threefold_repetition() {
     assert_eq!(result.score, 0, "got {}", show(result.score));
 }
 
+/// A game of main's against `720c1d5` at 10+0.1, where fastchess warned "PV continues
+/// after threefold repetition": with Black to move, …Rb1+ Kd2 makes a position for the
+/// third time, and at depth 1 Kd2, an evasion, is a move of quiescence.
+const REPEATING_START: &str =
+    "r1bqk1nr/pp2ppb1/2np4/2p5/2P3p1/2N3P1/PP1PPPBP/R1BQK1NR w KQkq - 2 9";
+const REPEATING_MOVES: &str = "d2d3 g8f6 c1d2 d8b6 h2h3 c8f5 d1b3 b6c7 e1c1 a8b8 d1f1 c6d4 b3a4 \
+    b7b5 c3b5 d4b5 c4b5 f5d7 d2a5 c7c8 a5c3 g4h3 g2c6 b8b6 c6d7 c8d7 g3g4 h8h4 g1h3 h4g4 f2f4 \
+    f6d5 h3f2 d5c3 b2c3 b6b5 a4e4 d6d5 e4h7 g4g6 h7g7 b5b1 c1d2 b1b2 d2e1 b2b1 e1d2 b1b2 d2e1";
+
+/// The position as FEN without its move counters: equal for repeated positions.
+fn placement(board: &Board) -> String {
+    let fen = board.fen();
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn no_pv_continues_past_a_threefold_repetition() {
+    let moves: Vec<&str> = REPEATING_MOVES.split_whitespace().collect();
+    let root = board_after(REPEATING_START, &moves);
+    // The game's positions, read from its moves and FENs alone.
+    let mut game = board(REPEATING_START);
+    let mut seen = vec![placement(&game)];
+    for text in &moves {
+        let m = game.parse_uci(text).unwrap();
+        game.make(m);
+        seen.push(placement(&game));
+    }
+    let limits = Limits {
+        depth: Some(3),
+        searchmoves: vec![root.parse_uci("b2b1").unwrap()],
+        ..Limits::default()
+    };
+    let (result, infos) = search(&root, &limits, &SearchOptions::default());
+    assert_eq!(
+        result.score,
+        0,
+        "…Rb1+ Kd2 is a draw, got {}",
+        show(result.score)
+    );
+    assert_eq!(infos[0].depth, 1);
+    assert_eq!(infos[0].score, 0, "depth 1 scored {}", show(infos[0].score));
+    for info in &infos {
+        let mut line = root.clone();
+        let mut positions = seen.clone();
+        for (i, &m) in info.pv.iter().enumerate() {
+            line.make(m);
+            let here = placement(&line);
+            let count = positions.iter().filter(|p| **p == here).count() + 1;
+            positions.push(here);
+            assert!(
+                count < 3 || i + 1 == info.pv.len(),
+                "depth {}: the PV {:?} goes on after its move {} repeats a position a third time",
+                info.depth,
+                info.pv,
+                i + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn perpetual_check_saves_a_lost_position() {
     // White is a rook and a knight down and Black threatens mate (…Qxf2+ / …Qa1+), but

@@ -215,8 +215,8 @@ fn negamax<const PV: bool>(
     }
 
     // Step 1. Draws by repetition, the fifty-move rule and insufficient material, also
-    // right at the horizon (quiescence looks only for insufficient material). Not at the
-    // root, which must choose a move whatever the game's state.
+    // right at the horizon (quiescence looks only for repetitions and insufficient
+    // material). Not at the root, which must choose a move whatever the game's state.
     if !root && td.board.is_rule_draw(ply) {
         return DRAW;
     }

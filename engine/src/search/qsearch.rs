@@ -28,7 +28,9 @@ pub(super) fn qsearch<const PV: bool>(
     }
     td.seldepth = td.seldepth.max(ply);
     let board = &td.board;
-    if board.is_insufficient_material() {
+    // A quiet evasion can return to a position earlier in the tree; captures and pawn
+    // moves reset the halfmove clock, so after them the look back is empty.
+    if board.is_insufficient_material() || board.is_repetition(ply) {
         return DRAW;
     }
     let in_check = board.in_check();
