@@ -10,6 +10,7 @@ use std::process::Command;
 
 use common::{BINARY, Engine, Rng};
 use cutoff_engine::board::{Board, STARTPOS};
+use cutoff_engine::nnue::network::output_bucket;
 
 const DEFAULT_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/nets/default.nnue");
 
@@ -20,26 +21,33 @@ const SEARCHED: usize = 100;
 const SEARCH_NODES: u32 = 10_000;
 
 /// Positions from random games: every legal move equally likely, so captures come early
-/// and the games pass through every piece count (every output bucket), with castling,
-/// en passant and promotions along the way.
+/// and 400 plies bring most games down to a few pieces (the test checks that every
+/// output bucket has positions).
 fn random_positions(count: usize) -> Vec<String> {
     let mut rng = Rng::new(0x5eed_b111d5);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let mut board = Board::from_fen(STARTPOS, false).unwrap();
-        for _ in 0..200 {
+        for _ in 0..400 {
             let moves = board.legal_moves();
             if moves.is_empty() || positions.len() == count {
                 break;
             }
             board.make(moves[rng.below(moves.len())]);
-            // One position in four, so that a game gives positions of every stage.
-            if rng.below(4) == 0 {
+            // One position in eight, so that a game gives positions of every stage.
+            if rng.below(8) == 0 {
                 positions.push(board.fen());
             }
         }
     }
     positions
+}
+
+/// The output bucket, of eight, of the position `fen` describes: its piece count's.
+fn bucket(fen: &str) -> usize {
+    let placement = fen.split(' ').next().expect("a FEN's first field");
+    let pieces = placement.chars().filter(char::is_ascii_alphabetic).count();
+    output_bucket(pieces, 8)
 }
 
 /// An engine of `binary` playing with the repository's network, whatever it embeds.
@@ -97,6 +105,14 @@ fn another_build_evaluates_and_searches_as_this_one() {
         .expect("CUTOFF_OTHER_BUILD names the other build's binary");
     let (mut ours, mut theirs) = (engine(BINARY), engine(&other));
     let positions = random_positions(EVALUATED);
+    let mut per_bucket = [0; 8];
+    for fen in &positions {
+        per_bucket[bucket(fen)] += 1;
+    }
+    assert!(
+        per_bucket.iter().all(|&n| n > 0),
+        "positions in every bucket: {per_bucket:?}"
+    );
     for fen in &positions {
         assert_eq!(
             evaluation(&mut ours, fen),
