@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square, fen::Fen};
 
-use super::network::{HEADER_BYTES, MAX_HIDDEN, fnv1a};
+use super::network::{HEADER_BYTES, MAX_HIDDEN, MAX_PIECES, fnv1a};
 use super::*;
 use crate::board::Board;
 use crate::rng::Rng;
@@ -551,7 +551,8 @@ fn mirrored_position_scores_the_same_for_the_side_to_move() {
     }
 }
 
-/// Counts of the move kinds a random walk played, to show the walk covered them.
+/// Counts of the move kinds a random walk played and of the piece counts it evaluated,
+/// to show the walk covered them.
 #[derive(Default, Debug)]
 struct Covered {
     captures: usize,
@@ -561,6 +562,19 @@ struct Covered {
     castles_long: usize,
     null_moves: usize,
     evaluations: usize,
+    /// The piece counts of the positions evaluated, one bit each.
+    piece_counts: u64,
+}
+
+impl Covered {
+    /// Whether every one of `buckets` output buckets had a position evaluated.
+    fn every_bucket(&self, buckets: usize) -> bool {
+        (0..buckets).all(|bucket| {
+            (0..=MAX_PIECES).any(|pieces| {
+                self.piece_counts & (1 << pieces) != 0 && output_bucket(pieces, buckets) == bucket
+            })
+        })
+    }
 }
 
 /// A random legal move, one of the rarer kinds (castling, en passant, promotion,
@@ -601,6 +615,7 @@ fn check_accumulator(board: &Board, stack: &mut AccumulatorStack, covered: &mut 
         board.fen()
     );
     covered.evaluations += 1;
+    covered.piece_counts |= 1 << board.pos().board().occupied().count();
 }
 
 fn record(board: &Board, m: Move, covered: &mut Covered) {
@@ -749,6 +764,7 @@ fn bucketed_networks_evaluate_as_the_reference() {
         ] {
             let covered = walk_random_games(network, &STANDARD_FENS, false, 1, seed);
             assert!(covered.evaluations > 400, "{hidden}: {covered:?}");
+            assert!(covered.every_bucket(buckets), "{hidden}: {covered:?}");
         }
     }
 }
