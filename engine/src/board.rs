@@ -172,18 +172,13 @@ fn key_after_pieces(key: u64, ep_file: Option<File>, m: Move, us: Color) -> u64 
     key
 }
 
-/// The key after the legal move `m` took `before` (keyed `key`, en-passant file `ep_file`
-/// in the key) to `after`, and the en-passant file the new key holds.
-fn key_after(
-    key: u64,
-    ep_file: Option<File>,
-    m: Move,
-    before: &Chess,
-    after: &Chess,
-) -> (u64, Option<File>) {
+/// The key after the legal move `m` took `before` to `after`, given `pieces_key`, what
+/// [`key_after_pieces`] makes of `before`'s key; and the en-passant file the new key
+/// holds.
+fn key_after(pieces_key: u64, m: Move, before: &Chess, after: &Chess) -> (u64, Option<File>) {
     let us = before.turn();
     let them = !us;
-    let mut key = key_after_pieces(key, ep_file, m, us);
+    let mut key = pieces_key;
     // Most moves keep every castling right: one bitboard comparison settles those.
     if before.castles().castling_rights() != after.castles().castling_rights() {
         let before = castling_flags(before);
@@ -314,13 +309,20 @@ impl Board {
 
     /// Makes a legal move: the current position is copied onto the stack and played there.
     pub fn make(&mut self, m: Move) {
+        self.make_with_hint(m, self.key_after_hint(m));
+    }
+
+    /// Makes the legal move `m` as [`make`](Board::make) does, given its
+    /// [`key_after_hint`](Board::key_after_hint): the search computes that to prefetch the
+    /// child's table entry, and the new key starts from it.
+    pub fn make_with_hint(&mut self, m: Move, hint: u64) {
+        debug_assert_eq!(hint, self.key_after_hint(m));
         let len = self.states.len();
         self.states.extend_from_within(len - 1..);
         let (parents, child) = self.states.split_at_mut(len);
         let (before, after) = (&parents[len - 1], &mut child[0]);
         after.pos.play_unchecked(m);
-        (after.key, after.ep_file) =
-            key_after(before.key, before.ep_file, m, &before.pos, &after.pos);
+        (after.key, after.ep_file) = key_after(hint, m, &before.pos, &after.pos);
         after.plies_since_null = before.plies_since_null.saturating_add(1);
         self.keys.push(before.key);
     }

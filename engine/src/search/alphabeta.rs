@@ -406,7 +406,8 @@ fn negamax<const PV: bool>(
         if Some(m) == excluded {
             continue;
         }
-        shared.tt.prefetch(td.board.key_after_hint(m));
+        let key_hint = td.board.key_after_hint(m);
+        shared.tt.prefetch(key_hint);
         let quiet = is_quiet(m);
         if stage == Stage::TtMove {
             tt_capture = !quiet;
@@ -487,7 +488,7 @@ fn negamax<const PV: bool>(
         }
         let nodes_before = td.nodes;
         td.set_move(ply, Some(m));
-        td.board.make(m);
+        td.board.make_with_hint(m, key_hint);
         let gives_check = td.board.in_check();
         if !root && extension == 0 && gives_check {
             extension = 1;
