@@ -8,13 +8,7 @@
 
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role, Square, attacks};
 
-use crate::board::line_blockers;
-
-/// Pieces of the side to move that shield their own king from an enemy slider: they may
-/// move only along the line between the two.
-fn pinned(pos: &Chess, king: Square) -> Bitboard {
-    line_blockers(pos.board(), king, pos.them()) & pos.us()
-}
+use crate::board::pinned;
 
 /// Every legal capture (en passant and capturing promotions to any piece included) and
 /// every legal non-capturing queen promotion, appended to `moves` (filled in place: a
