@@ -156,6 +156,15 @@ impl MovePicker {
         }
     }
 
+    /// Fills the (empty) list with every legal move. Copied by their count, not as a
+    /// whole list: assigning the list shakmaty returns would copy all 256 slots.
+    fn take_legal_moves(&mut self, board: &Board) {
+        debug_assert!(self.moves.is_empty());
+        self.moves
+            .try_extend_from_slice(&board.legal_moves())
+            .expect("no position has more legal moves than a move list holds");
+    }
+
     /// Lays the generated moves out as TT move (if one was yielded), noisy moves ranked
     /// by victim and capture history, quiets.
     fn lay_out(&mut self, board: &Board, history: &History) {
@@ -269,13 +278,13 @@ impl MovePicker {
                     return self.tt_move.map(|m| (m, Stage::TtMove));
                 }
                 Phase::Generate => {
-                    self.moves = board.legal_moves();
+                    self.take_legal_moves(board);
                     self.lay_out(board, history);
                     self.phase = Phase::GoodNoisy;
                 }
                 Phase::GenerateNoisy => {
                     if board.in_check() {
-                        self.moves = board.legal_moves();
+                        self.take_legal_moves(board);
                     } else {
                         noisy_moves(board.pos(), &mut self.moves);
                     }
