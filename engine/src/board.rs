@@ -524,7 +524,11 @@ impl Board {
         if pos.us().contains(to) {
             return false;
         }
-        let king = board.king_of(us).expect("a position has both kings");
+        if role == Role::King {
+            return promotion.is_none()
+                && attacks::king_attacks(from).contains(to)
+                && board.attacks_to(to, !us, occupied.without(from)).is_empty();
+        }
         let reaches = match role {
             Role::Pawn => {
                 let promotes = Bitboard::BACKRANKS.contains(to);
@@ -535,32 +539,30 @@ impl Board {
                 };
                 let forward = us.fold_wb(8, -8);
                 let pushed = |steps: i32| from.offset(forward * steps);
-                let reaches = if pos.them().contains(to) {
-                    attacks::pawn_attacks(us, from).contains(to)
-                } else if pushed(1) == Some(to) {
-                    true
-                } else {
-                    pushed(2) == Some(to)
-                        && from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
-                        && pushed(1).is_some_and(|middle| !occupied.contains(middle))
-                };
-                promotion_ok && reaches
-            }
-            Role::King => {
-                return promotion.is_none()
-                    && attacks::king_attacks(from).contains(to)
-                    && board.attacks_to(to, !us, occupied.without(from)).is_empty();
+                // A capture goes diagonally onto an enemy; a push onto an empty square,
+                // one step or, from the second rank, two across an empty one.
+                promotion_ok
+                    && if pos.them().contains(to) {
+                        attacks::pawn_attacks(us, from).contains(to)
+                    } else {
+                        pushed(1) == Some(to)
+                            || (pushed(2) == Some(to)
+                                && from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
+                                && pushed(1).is_some_and(|middle| !occupied.contains(middle)))
+                    }
             }
             _ => promotion.is_none() && attacks::attacks(from, role.of(us), occupied).contains(to),
         };
+        if !reaches {
+            return false;
+        }
+        let king = board.king_of(us).expect("a position has both kings");
         let checkers = pos.checkers();
         let answers_check = checkers.is_empty()
             || checkers.single_square().is_some_and(|checker| {
                 (attacks::between(king, checker) | Bitboard::from_square(checker)).contains(to)
             });
-        reaches
-            && answers_check
-            && (!pinned(pos, king).contains(from) || attacks::aligned(from, to, king))
+        answers_check && (!pinned(pos, king).contains(from) || attacks::aligned(from, to, king))
     }
 
     /// The [`pawn_key`] of this position.
