@@ -4,7 +4,8 @@
 //! A tour, from the bottom up (a module imports only from its own row or those above it):
 //! - [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
 //!   repetition history; [`movegen`] generates the captures and queen promotions
-//!   quiescence needs (shakmaty generates only all moves at once); [`limits`] says what
+//!   quiescence needs (shakmaty generates only all moves at once) and checks the TT
+//!   move's legality without generating; [`limits`] says what
 //!   `go` asked for; [`rng`] is the seeded generator; [`score`] holds the mate- and
 //!   tablebase-score conventions and the bounds a score may be, [`params`] every margin
 //!   and table size.
