@@ -148,11 +148,11 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
 }
 
 /// Whether the side to move's `role` on `from` may go to `to`, promoting to `promotion`
-/// (a normal move: neither castling nor en passant): the piece
-/// reaches `to` and none of ours stands there, a pawn promotes on the last rank and
-/// only there, a piece pinned to our king keeps to the pin's line, in check a piece
-/// other than the king takes the lone checker or steps between it and the king, and
-/// the king steps onto a square no enemy attacks once it has left its own. shakmaty's
+/// (a normal move: neither castling nor en passant): the piece reaches `to` and none of
+/// ours stands there, a pawn promotes on the last rank and only there, a piece pinned to
+/// our king keeps to the pin's line, in check a piece other than the king takes the lone
+/// checker or steps between it and the king, and the king steps onto a square no enemy
+/// attacks once it has left its own. shakmaty's
 /// `is_legal` gives the same answer by generating the moves that reach `to` (in check,
 /// every evasion), at several times the cost: the TT move of most nodes is checked here
 /// ([`Board::unpack`](crate::board::Board::unpack)).
