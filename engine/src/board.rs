@@ -39,6 +39,9 @@ struct State {
     /// Moves made since the last null move (`usize::MAX` without one): a line through a
     /// null move is no game, so repetitions are not looked for across one.
     plies_since_null: usize,
+    /// The move that made this position from the one below it on the stack (None for the
+    /// game position and after a null move): what the network's accumulators step by.
+    made: Option<Move>,
 }
 
 /// A chess position with an incremental Zobrist key and the history needed to detect
@@ -227,6 +230,7 @@ impl Board {
                 key,
                 ep_file,
                 plies_since_null: usize::MAX,
+                made: None,
             }],
             keys: history,
         }
@@ -326,6 +330,7 @@ impl Board {
         after.pos.play_unchecked(m);
         (after.key, after.ep_file) = key_after(hint, m, &before.pos, &after.pos);
         after.plies_since_null = before.plies_since_null.saturating_add(1);
+        after.made = Some(m);
         self.keys.push(before.key);
     }
 
@@ -356,6 +361,7 @@ impl Board {
             key,
             ep_file: None,
             plies_since_null: 0,
+            made: None,
         });
     }
 
@@ -373,6 +379,13 @@ impl Board {
         (&state.pos, state.key)
     }
 
+    /// The move that made stack position `index` from position `index - 1`: None for the
+    /// game position and for a null move.
+    #[inline]
+    pub fn stack_move(&self, index: usize) -> Option<Move> {
+        self.states[index].made
+    }
+
     /// Takes back the last `make` or `make_null`.
     pub fn unmake(&mut self) {
         assert!(self.states.len() > 1, "unmake without make");
@@ -385,6 +398,7 @@ impl Board {
     pub fn commit(&mut self) {
         let current = self.states.len() - 1;
         self.states.drain(..current);
+        self.states[0].made = None;
     }
 
     /// The current position and what is kept beside it.

@@ -4,16 +4,18 @@
 //! one accumulator per position on it, each tagged with the key of the position it was
 //! computed for. An evaluation brings the top one up to date lazily: from the nearest
 //! position below it whose accumulator is still valid, each step adds and subtracts the
-//! first-layer columns of the pieces that differ between two consecutive positions. The
-//! difference of the boards' piece sets, not the move, says what changed, so captures,
-//! promotions, en passant and castling of every kind (the Chess960 king and rook may land
-//! on each other's squares) need no case of their own, and a null move changes nothing.
-//! Nodes never evaluated (table cutoffs, pruned moves) cost nothing. A position too far
-//! above the nearest valid one is refreshed from scratch instead.
+//! first-layer columns of the pieces that the move between two consecutive positions
+//! took off and put on. The board keeps each position's move beside it, so a step reads
+//! the move instead of comparing two boards square by square. Castling takes the king and
+//! rook off their squares and puts them on their targets even where a Chess960 king or
+//! rook lands on a square it or the other left: the columns added and subtracted for the
+//! same piece on the same square cancel exactly. A null move changes nothing. Nodes never
+//! evaluated (table cutoffs, pruned moves) cost nothing. A position too far above the
+//! nearest valid one is refreshed from scratch instead.
 
 use std::sync::Arc;
 
-use shakmaty::{Board as Pieces, Color, Piece, Position, Role, Square};
+use shakmaty::{CastlingSide, Color, Move, Piece, Position, Square};
 
 use super::feature_index;
 use super::layers::{Accumulator, Neurons, Stacks, Weights, update};
@@ -135,92 +137,97 @@ impl<const H: usize> Stack<H> {
         let (child, key) = board.stack_position(i);
         let (below, above) = self.accumulators.split_at_mut(i);
         let (from, to) = (&below[i - 1], &mut above[0]);
-        let updated = Difference::between(parent.board(), child.board())
-            .is_some_and(|difference| difference.apply(&self.weights, from, to));
-        if !updated {
-            self.weights.refresh(child.board(), to);
+        match Difference::made_by(board.stack_move(i), parent.turn()) {
+            Some(difference) => difference.apply(&self.weights, from, to),
+            None => self.weights.refresh(child.board(), to),
         }
         self.keys[i] = Some(key);
     }
 }
-/// Most pieces one move takes off or puts on a square: castling moves two of each.
-const MAX_CHANGES: usize = 2;
 
-/// The pieces that differ between two consecutive positions: those gone from a square
-/// and those arrived on one.
-struct Difference {
-    removed: [(Piece, Square); MAX_CHANGES],
-    removed_len: usize,
-    added: [(Piece, Square); MAX_CHANGES],
-    added_len: usize,
+/// A piece on a square: one input of each perspective.
+type Placed = (Piece, Square);
+
+/// The pieces a move takes off their squares and puts on others.
+enum Difference {
+    /// A null move.
+    Nothing,
+    /// A quiet move or a promotion.
+    Move { off: Placed, on: Placed },
+    /// A capture (en passant included): the mover and its victim off, the mover on.
+    Capture { off: [Placed; 2], on: Placed },
+    /// Castling: the king and the rook off and on.
+    Castle { off: [Placed; 2], on: [Placed; 2] },
 }
 
 impl Difference {
-    /// The difference from `before` to `after`, or None if it is larger than one move
-    /// makes (never between consecutive positions on the stack; a refresh handles it,
-    /// as it does a difference of a shape no move makes).
-    fn between(before: &Pieces, after: &Pieces) -> Option<Difference> {
-        let none = (Color::White.pawn(), Square::A1);
-        let mut d = Difference {
-            removed: [none; MAX_CHANGES],
-            removed_len: 0,
-            added: [none; MAX_CHANGES],
-            added_len: 0,
-        };
-        // A square whose piece changed differs in its colour or in one of the six role
-        // sets: a few bitboard operations find the two to four squares a move touches,
-        // and only those are looked at.
-        let changed = Role::ALL
-            .iter()
-            .fold(before.white() ^ after.white(), |changed, &role| {
-                changed | (before.by_role(role) ^ after.by_role(role))
-            });
-        for square in changed {
-            if let Some(piece) = before.piece_at(square) {
-                *d.removed.get_mut(d.removed_len)? = (piece, square);
-                d.removed_len += 1;
+    /// The difference `m`, made by `side`, makes (a null move: `Nothing`); None for a move
+    /// of a kind standard chess has not (a piece dropped on the board).
+    fn made_by(m: Option<Move>, side: Color) -> Option<Difference> {
+        let them = !side;
+        Some(match m {
+            None => Difference::Nothing,
+            Some(Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            }) => {
+                let (off, on) = (
+                    (role.of(side), from),
+                    (promotion.unwrap_or(role).of(side), to),
+                );
+                match capture {
+                    Some(captured) => Difference::Capture {
+                        off: [off, (captured.of(them), to)],
+                        on,
+                    },
+                    None => Difference::Move { off, on },
+                }
             }
-            if let Some(piece) = after.piece_at(square) {
-                *d.added.get_mut(d.added_len)? = (piece, square);
-                d.added_len += 1;
+            Some(Move::EnPassant { from, to }) => Difference::Capture {
+                off: [
+                    (side.pawn(), from),
+                    (them.pawn(), Square::from_coords(to.file(), from.rank())),
+                ],
+                on: (side.pawn(), to),
+            },
+            Some(Move::Castle { king, rook }) => {
+                let castling = CastlingSide::from_king_side(king < rook);
+                Difference::Castle {
+                    off: [(side.king(), king), (side.rook(), rook)],
+                    on: [
+                        (side.king(), castling.king_to(side)),
+                        (side.rook(), castling.rook_to(side)),
+                    ],
+                }
             }
-        }
-        Some(d)
+            Some(Move::Put { .. }) => return None,
+        })
     }
 
-    /// Writes into `to` the accumulator `from` with the columns of the removed pieces
-    /// subtracted and of the added ones added, each perspective in one pass; false,
-    /// writing nothing, for a difference no move makes. Quiet moves and promotions take
-    /// one piece off and put one on, captures two off and one on, castling two and two,
-    /// a null move none.
+    /// Writes into `to` the accumulator `from` with the columns of the pieces taken off
+    /// subtracted and of those put on added, each perspective in one pass.
     fn apply<const H: usize>(
         &self,
         weights: &Weights<H>,
         from: &Accumulator<H>,
         to: &mut Accumulator<H>,
-    ) -> bool {
-        let removed = &self.removed[..self.removed_len];
-        let added = &self.added[..self.added_len];
+    ) {
         for perspective in Color::ALL {
-            let column = |&(piece, square): &(Piece, Square)| -> &Neurons<H> {
+            let column = |(piece, square): Placed| -> &Neurons<H> {
                 weights.column(feature_index(perspective, piece.color, piece.role, square))
             };
             let (from, to) = (from.side(perspective), to.side_mut(perspective));
-            match (removed, added) {
-                ([], []) => update(to, from, [], []),
-                ([off], [on]) => update(to, from, [column(on)], [column(off)]),
-                ([off1, off2], [on]) => {
-                    update(to, from, [column(on)], [column(off1), column(off2)]);
+            match *self {
+                Difference::Nothing => update(to, from, [], []),
+                Difference::Move { off, on } => update(to, from, [column(on)], [column(off)]),
+                Difference::Capture { off, on } => {
+                    update(to, from, [column(on)], off.map(column));
                 }
-                ([off1, off2], [on1, on2]) => update(
-                    to,
-                    from,
-                    [column(on1), column(on2)],
-                    [column(off1), column(off2)],
-                ),
-                _ => return false,
+                Difference::Castle { off, on } => update(to, from, on.map(column), off.map(column)),
             }
         }
-        true
     }
 }
