@@ -9,7 +9,15 @@
 //! - [`is_legal_normal`], for the TT move ([`crate::board::Board::unpack`]).
 //! - [`line_blockers`], the pieces that pin or shield a king's lines.
 
-use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Chess, File, Move, MoveList, Position, Rank, Role, Square, attacks};
+
+/// A promotion to each piece, in the order shakmaty generates them.
+const PROMOTIONS: [Option<Role>; 4] = [
+    Some(Role::Queen),
+    Some(Role::Rook),
+    Some(Role::Bishop),
+    Some(Role::Knight),
+];
 
 /// Pieces of the side to move that shield their own `king` from an enemy slider: they
 /// may move only along the line between the two.
@@ -63,33 +71,26 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     let legal = |from: Square, to: Square| keeps_to_pin(pinned, from, to, king);
 
     // Pawn captures toward one side, then the other, each first off the last rank, then
-    // onto it, promoting to each piece in turn.
+    // onto it, promoting to each piece in turn. A capture's target is its pawn shifted
+    // one rank forward and one file aside (a pawn on the edge file has no target off the
+    // board that way), so targets come in the order of their pawns.
     let pawns = pos.our(Role::Pawn);
     let forward = turn.fold_wb(8, -8);
-    for side in [-1, 1] {
-        for promoting in [false, true] {
-            for from in pawns {
-                let Some(to) = from.offset(forward + side) else {
-                    continue;
-                };
-                if to.distance(from) != 1
-                    || Bitboard::BACKRANKS.contains(to) != promoting
-                    || !them.contains(to)
-                    || !legal(from, to)
-                {
+    for (side, edge) in [(-1, File::A), (1, File::H)] {
+        let step = forward + side;
+        let targets = pawns.without(Bitboard::from_file(edge)).shift(step) & them;
+        for (rank, promotions) in [
+            (!Bitboard::BACKRANKS, &[None][..]),
+            (Bitboard::BACKRANKS, &PROMOTIONS[..]),
+        ] {
+            for to in targets & rank {
+                let from = to
+                    .offset(-step)
+                    .expect("a capture's pawn stands one step back from it");
+                if !legal(from, to) {
                     continue;
                 }
                 let capture = board.role_at(to);
-                let promotions: &[Option<Role>] = if promoting {
-                    &[
-                        Some(Role::Queen),
-                        Some(Role::Rook),
-                        Some(Role::Bishop),
-                        Some(Role::Knight),
-                    ]
-                } else {
-                    &[None]
-                };
                 for &promotion in promotions {
                     moves.push(Move::Normal {
                         role: Role::Pawn,
@@ -103,12 +104,11 @@ pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
         }
     }
     // Pushes to the last rank, as queens only.
-    for from in pawns {
-        if let Some(to) = from.offset(forward)
-            && Bitboard::BACKRANKS.contains(to)
-            && !occupied.contains(to)
-            && legal(from, to)
-        {
+    for to in pawns.shift(forward) & Bitboard::BACKRANKS & !occupied {
+        let from = to
+            .offset(-forward)
+            .expect("a push's pawn stands one step back from it");
+        if legal(from, to) {
             moves.push(Move::Normal {
                 role: Role::Pawn,
                 from,
