@@ -4,7 +4,7 @@
 
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Move,
-    MoveList, Position, PositionError, PositionErrorKinds, Role, Setup, Square, attacks,
+    MoveList, Piece, Position, PositionError, PositionErrorKinds, Role, Setup, Square, attacks,
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
@@ -87,8 +87,8 @@ const FLAG_KEYS: [(Color, CastlingSide); 4] = [
     (Color::Black, CastlingSide::QueenSide),
 ];
 
-fn piece_key(sq: Square, role: Role, color: Color) -> u64 {
-    Zobrist64::zobrist_for_piece(sq, role.of(color)).0
+fn piece_key((piece, square): Placed) -> u64 {
+    Zobrist64::zobrist_for_piece(square, piece).0
 }
 
 fn turn_key() -> u64 {
@@ -136,45 +136,84 @@ fn accept(
     }
 }
 
+/// A piece on a square.
+pub(crate) type Placed = (Piece, Square);
+
+/// What a move does to the pieces: the ones it takes off their squares and the ones it
+/// puts on. The Zobrist key and the network's accumulators both change by exactly this.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Displacement {
+    /// A quiet move or a promotion.
+    Move { off: Placed, on: Placed },
+    /// A capture (en passant included): the mover and its victim off, the mover on.
+    Capture { off: [Placed; 2], on: Placed },
+    /// Castling: the king and the rook off their squares and onto their targets (a
+    /// Chess960 king or rook may land where it or the other stood: what is taken off and
+    /// put back on the same square cancels).
+    Castle { off: [Placed; 2], on: [Placed; 2] },
+}
+
+impl Displacement {
+    /// What `m`, made by `us`, does to the pieces.
+    #[inline]
+    pub(crate) fn of(m: Move, us: Color) -> Displacement {
+        let them = !us;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let off = (role.of(us), from);
+                let on = (promotion.unwrap_or(role).of(us), to);
+                match capture {
+                    Some(captured) => Displacement::Capture {
+                        off: [off, (captured.of(them), to)],
+                        on,
+                    },
+                    None => Displacement::Move { off, on },
+                }
+            }
+            Move::EnPassant { from, to } => Displacement::Capture {
+                off: [
+                    (us.pawn(), from),
+                    (them.pawn(), Square::from_coords(to.file(), from.rank())),
+                ],
+                on: (us.pawn(), to),
+            },
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                Displacement::Castle {
+                    off: [(us.king(), king), (us.rook(), rook)],
+                    on: [(us.king(), side.king_to(us)), (us.rook(), side.rook_to(us))],
+                }
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+    }
+}
+
 /// The key after `us` played `m` from a position keyed `key` (en-passant file `ep_file`
 /// in the key), counting the side to move, the old en-passant file and the pieces moved,
 /// but neither lost castling rights nor a new en-passant file.
 fn key_after_pieces(key: u64, ep_file: Option<File>, m: Move, us: Color) -> u64 {
-    let them = !us;
     let mut key = key ^ turn_key();
     if let Some(file) = ep_file {
         key ^= ep_key(file);
     }
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            key ^= piece_key(from, role, us);
-            key ^= piece_key(to, promotion.unwrap_or(role), us);
-            if let Some(captured) = capture {
-                key ^= piece_key(to, captured, them);
-            }
-        }
-        Move::EnPassant { from, to } => {
-            key ^= piece_key(from, Role::Pawn, us);
-            key ^= piece_key(to, Role::Pawn, us);
-            let captured = Square::from_coords(to.file(), from.rank());
-            key ^= piece_key(captured, Role::Pawn, them);
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            key ^= piece_key(king, Role::King, us);
-            key ^= piece_key(rook, Role::Rook, us);
-            key ^= piece_key(side.king_to(us), Role::King, us);
-            key ^= piece_key(side.rook_to(us), Role::Rook, us);
-        }
-        Move::Put { .. } => unreachable!("no drops in standard chess"),
+    key ^ match Displacement::of(m, us) {
+        Displacement::Move { off, on } => piece_key(off) ^ piece_key(on),
+        Displacement::Capture {
+            off: [off1, off2],
+            on,
+        } => piece_key(off1) ^ piece_key(off2) ^ piece_key(on),
+        Displacement::Castle {
+            off: [off1, off2],
+            on: [on1, on2],
+        } => piece_key(off1) ^ piece_key(off2) ^ piece_key(on1) ^ piece_key(on2),
     }
-    key
 }
 
 /// The key after the legal move `m` took `before` to `after`, given `pieces_key`, what

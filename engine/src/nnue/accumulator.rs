@@ -6,21 +6,19 @@
 //! position below it whose accumulator is still valid, each step adds and subtracts the
 //! first-layer columns of the pieces that the move between two consecutive positions
 //! took off and put on. The board keeps each position's move beside it, so a step reads
-//! the move instead of comparing two boards square by square. Castling takes the king and
-//! rook off their squares and puts them on their targets even where a Chess960 king or
-//! rook lands on a square it or the other left: the columns added and subtracted for the
-//! same piece on the same square cancel exactly. A null move changes nothing. Nodes never
-//! evaluated (table cutoffs, pruned moves) cost nothing. A position too far above the
-//! nearest valid one is refreshed from scratch instead.
+//! the move (`board::Displacement`, as the Zobrist key does) instead of comparing two
+//! boards square by square. A null move changes nothing. Nodes never evaluated (table
+//! cutoffs, pruned moves) cost nothing. A position too far above the nearest valid one
+//! is refreshed from scratch instead.
 
 use std::sync::Arc;
 
-use shakmaty::{CastlingSide, Color, Move, Piece, Position, Square};
+use shakmaty::{Color, Position};
 
 use super::feature_index;
 use super::layers::{Accumulator, Neurons, Stacks, Weights, update};
 use super::network::Network;
-use crate::board::Board;
+use crate::board::{Board, Displacement, Placed};
 use crate::score::EVAL_LIMIT;
 
 /// Replaying more positions than this costs more than refreshing from scratch (a step
@@ -134,99 +132,41 @@ impl<const H: usize> Stack<H> {
     /// Computes the accumulator of stack position `i` from the valid one of `i - 1`.
     fn step(&mut self, board: &Board, i: usize) {
         let (parent, _) = board.stack_position(i - 1);
-        let (child, key) = board.stack_position(i);
+        let (_, key) = board.stack_position(i);
         let (below, above) = self.accumulators.split_at_mut(i);
         let (from, to) = (&below[i - 1], &mut above[0]);
-        match Difference::made_by(board.stack_move(i), parent.turn()) {
-            Some(difference) => difference.apply(&self.weights, from, to),
-            None => self.weights.refresh(child.board(), to),
-        }
+        let displacement = board
+            .stack_move(i)
+            .map(|m| Displacement::of(m, parent.turn()));
+        apply(&self.weights, displacement, from, to);
         self.keys[i] = Some(key);
     }
 }
 
-/// A piece on a square: one input of each perspective.
-type Placed = (Piece, Square);
-
-/// The pieces a move takes off their squares and puts on others.
-enum Difference {
-    /// A null move.
-    Nothing,
-    /// A quiet move or a promotion.
-    Move { off: Placed, on: Placed },
-    /// A capture (en passant included): the mover and its victim off, the mover on.
-    Capture { off: [Placed; 2], on: Placed },
-    /// Castling: the king and the rook off and on.
-    Castle { off: [Placed; 2], on: [Placed; 2] },
-}
-
-impl Difference {
-    /// The difference `m`, made by `side`, makes (a null move: `Nothing`); None for a move
-    /// of a kind standard chess has not (a piece dropped on the board).
-    fn made_by(m: Option<Move>, side: Color) -> Option<Difference> {
-        let them = !side;
-        Some(match m {
-            None => Difference::Nothing,
-            Some(Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            }) => {
-                let (off, on) = (
-                    (role.of(side), from),
-                    (promotion.unwrap_or(role).of(side), to),
-                );
-                match capture {
-                    Some(captured) => Difference::Capture {
-                        off: [off, (captured.of(them), to)],
-                        on,
-                    },
-                    None => Difference::Move { off, on },
-                }
+/// Writes into `to` the accumulator `from` changed by what the move between them did
+/// (`None`: a null move, no change): the columns of the pieces taken off subtracted and
+/// of those put on added, each perspective in one pass.
+fn apply<const H: usize>(
+    weights: &Weights<H>,
+    displacement: Option<Displacement>,
+    from: &Accumulator<H>,
+    to: &mut Accumulator<H>,
+) {
+    for perspective in Color::ALL {
+        let column = |(piece, square): Placed| -> &Neurons<H> {
+            weights.column(feature_index(perspective, piece.color, piece.role, square))
+        };
+        let (from, to) = (from.side(perspective), to.side_mut(perspective));
+        match displacement {
+            None => update(to, from, [], []),
+            Some(Displacement::Move { off, on }) => {
+                update(to, from, [column(on)], [column(off)]);
             }
-            Some(Move::EnPassant { from, to }) => Difference::Capture {
-                off: [
-                    (side.pawn(), from),
-                    (them.pawn(), Square::from_coords(to.file(), from.rank())),
-                ],
-                on: (side.pawn(), to),
-            },
-            Some(Move::Castle { king, rook }) => {
-                let castling = CastlingSide::from_king_side(king < rook);
-                Difference::Castle {
-                    off: [(side.king(), king), (side.rook(), rook)],
-                    on: [
-                        (side.king(), castling.king_to(side)),
-                        (side.rook(), castling.rook_to(side)),
-                    ],
-                }
+            Some(Displacement::Capture { off, on }) => {
+                update(to, from, [column(on)], off.map(column));
             }
-            Some(Move::Put { .. }) => return None,
-        })
-    }
-
-    /// Writes into `to` the accumulator `from` with the columns of the pieces taken off
-    /// subtracted and of those put on added, each perspective in one pass.
-    fn apply<const H: usize>(
-        &self,
-        weights: &Weights<H>,
-        from: &Accumulator<H>,
-        to: &mut Accumulator<H>,
-    ) {
-        for perspective in Color::ALL {
-            let column = |(piece, square): Placed| -> &Neurons<H> {
-                weights.column(feature_index(perspective, piece.color, piece.role, square))
-            };
-            let (from, to) = (from.side(perspective), to.side_mut(perspective));
-            match *self {
-                Difference::Nothing => update(to, from, [], []),
-                Difference::Move { off, on } => update(to, from, [column(on)], [column(off)]),
-                Difference::Capture { off, on } => {
-                    update(to, from, [column(on)], off.map(column));
-                }
-                Difference::Castle { off, on } => update(to, from, on.map(column), off.map(column)),
+            Some(Displacement::Castle { off, on }) => {
+                update(to, from, on.map(column), off.map(column));
             }
         }
     }
