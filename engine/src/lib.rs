@@ -2,6 +2,8 @@
 //! text protocols.
 //!
 //! A tour, from the bottom up (a module imports only from its own row or those above it):
+//! - [`displacement`] reads a move as the pieces it takes off and puts on, what the
+//!   Zobrist key and the network's accumulators change by.
 //! - [`board::Board`] wraps a shakmaty position with an incremental Zobrist key and
 //!   repetition history; [`movegen`] generates the captures and queen promotions
 //!   quiescence needs (shakmaty generates only all moves at once) and checks the TT
@@ -44,6 +46,7 @@ pub mod board;
 pub mod correction;
 pub mod data;
 pub mod datagen;
+pub mod displacement;
 pub mod epd;
 pub mod eval;
 pub mod games;

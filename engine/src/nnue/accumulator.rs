@@ -6,7 +6,7 @@
 //! position below it whose accumulator is still valid, each step adds and subtracts the
 //! first-layer columns of the pieces that the move between two consecutive positions
 //! took off and put on. The board keeps each position's move beside it, so a step reads
-//! the move (`board::Displacement`, as the Zobrist key does) instead of comparing two
+//! the move ([`crate::displacement`], as the Zobrist key does) instead of comparing two
 //! boards square by square. A null move changes nothing. Nodes never evaluated (table
 //! cutoffs, pruned moves) cost nothing. A position too far above the nearest valid one
 //! is refreshed from scratch instead.
@@ -18,7 +18,8 @@ use shakmaty::{Color, Position};
 use super::feature_index;
 use super::layers::{Accumulator, Neurons, Stacks, Weights, update};
 use super::network::Network;
-use crate::board::{Board, Displacement, Placed};
+use crate::board::Board;
+use crate::displacement::{Displacement, Placed};
 use crate::score::EVAL_LIMIT;
 
 /// Replaying more positions than this costs more than refreshing from scratch (a step
