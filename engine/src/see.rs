@@ -33,79 +33,58 @@ fn gain(m: Move) -> i32 {
     }
 }
 
-fn least_valuable(pos: &Chess, attackers: Bitboard, side: Color) -> Option<(Square, Role)> {
-    let b = pos.board();
-    let ours = attackers & b.by_color(side);
-    Role::ALL
-        .into_iter()
-        .find_map(|role| (ours & b.by_role(role)).first().map(|sq| (sq, role)))
-}
-
 /// True if `m` wins at least `threshold` centipawns after the best sequence of
-/// recaptures on its target square (either side may stop capturing when it pleases):
-/// the full [`see`] value compared with the threshold. Castling counts as neutral.
+/// recaptures on its target square (either side may stop capturing when it pleases): the
+/// full [`see`] value compared with the threshold, without the list of gains. Castling
+/// counts as neutral.
 ///
 /// Two bounds settle most calls without the exchange: the move's own gain is the most it
 /// can win (the opponent may decline to recapture), and its gain less the piece it puts
-/// on the square is the least (after one recapture the mover may stop).
+/// on the square is the least (after one recapture the mover may stop). Past them the
+/// captures are played out keeping only `balance`: how far the side about to capture
+/// would be past its goal if it captured and the exchange ended there (the mover's goal
+/// is the threshold; the opponent's, to keep the mover below it). Once a side could not
+/// reach its goal even with an unanswered capture, the capture before stands and decides.
 pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     let gain = gain(m);
     if gain < threshold {
         return false;
     }
-    if gain - see_value(m.promotion().unwrap_or(m.role())) >= threshold {
+    let mut balance = see_value(m.promotion().unwrap_or(m.role())) - (gain - threshold);
+    if balance <= 0 {
         return true;
     }
-    see(pos, m) >= threshold
+    let Some(exchange) = Exchange::after(pos, m) else {
+        return true;
+    };
+    // Whether the mover reaches the threshold as things stand.
+    let mut mover_reaches = true;
+    for role in exchange {
+        mover_reaches = !mover_reaches;
+        balance = see_value(role) - balance;
+        // `balance` is now the other side's: the mover needs it >= 0, the opponent > 0.
+        if balance < i32::from(mover_reaches) {
+            break;
+        }
+    }
+    mover_reaches
 }
 
 /// The exchange value of `m` by the swap-list method: list the gains of each capture in
-/// turn (least valuable attacker first, x-rays joining as pieces leave), then let each
-/// side, from the last capture back, choose between capturing and standing pat.
+/// turn, then let each side, from the last capture back, choose between capturing and
+/// standing pat.
 pub fn see(pos: &Chess, m: Move) -> i32 {
-    let Some(from) = m.from() else {
+    let Some(exchange) = Exchange::after(pos, m) else {
         return 0;
     };
-    if m.is_castle() {
-        return 0;
-    }
-    let to = m.to();
-    let b = pos.board();
-    let mut occupied = b.occupied() ^ Bitboard::from(from);
-    if m.is_en_passant() {
-        occupied ^= Bitboard::from(Square::from_coords(to.file(), from.rank()));
-    }
-    let diagonal = b.bishops() | b.queens();
-    let straight = b.rooks() | b.queens();
-    let mut attackers =
-        b.attacks_to(to, Color::White, occupied) | b.attacks_to(to, Color::Black, occupied);
-
     let mut gains = [0i32; 32];
     gains[0] = gain(m);
     let mut on_square = see_value(m.promotion().unwrap_or(m.role()));
-    let mut side = !pos.turn();
     let mut depth = 0;
-    while depth + 1 < gains.len() {
-        attackers &= occupied;
-        let Some((sq, role)) = least_valuable(pos, attackers, side) else {
-            break;
-        };
-        // A king may only capture onto a square the other side no longer defends.
-        if role == Role::King && (attackers & b.by_color(!side)).any() {
-            break;
-        }
+    for role in exchange.take(gains.len() - 1) {
         depth += 1;
         gains[depth] = on_square - gains[depth - 1];
         on_square = see_value(role);
-        occupied ^= Bitboard::from(sq);
-        // Sliders behind the capturer join in (x-rays).
-        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
-            attackers |= attacks::bishop_attacks(to, occupied) & diagonal;
-        }
-        if matches!(role, Role::Rook | Role::Queen) {
-            attackers |= attacks::rook_attacks(to, occupied) & straight;
-        }
-        side = !side;
     }
     while depth > 0 {
         gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
@@ -114,10 +93,82 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     gains[0]
 }
 
+/// The recaptures on a move's target square, in the order SEE plays them: each side in
+/// turn with its least valuable attacker, sliders behind a capturer joining as it leaves.
+/// Yields the role each capture is made with; ends when the side to capture has no
+/// attacker left, or only its king while the square is still defended.
+struct Exchange<'a> {
+    board: &'a shakmaty::Board,
+    to: Square,
+    occupied: Bitboard,
+    attackers: Bitboard,
+    /// The side to capture next.
+    side: Color,
+}
+
+impl<'a> Exchange<'a> {
+    /// The exchange after `m`; none after castling (no exchange) or a drop.
+    fn after(pos: &'a Chess, m: Move) -> Option<Self> {
+        let from = m.from()?;
+        if m.is_castle() {
+            return None;
+        }
+        let to = m.to();
+        let board = pos.board();
+        let mut occupied = board.occupied() ^ Bitboard::from(from);
+        if m.is_en_passant() {
+            occupied ^= Bitboard::from(Square::from_coords(to.file(), from.rank()));
+        }
+        let attackers = (attacks::rook_attacks(to, occupied) & (board.rooks() | board.queens()))
+            | (attacks::bishop_attacks(to, occupied) & (board.bishops() | board.queens()))
+            | (attacks::knight_attacks(to) & board.knights())
+            | (attacks::king_attacks(to) & board.kings())
+            | (attacks::pawn_attacks(Color::White, to) & board.pawns() & board.black())
+            | (attacks::pawn_attacks(Color::Black, to) & board.pawns() & board.white());
+        Some(Exchange {
+            board,
+            to,
+            occupied,
+            attackers,
+            side: !pos.turn(),
+        })
+    }
+}
+
+impl Iterator for Exchange<'_> {
+    type Item = Role;
+
+    fn next(&mut self) -> Option<Role> {
+        let b = self.board;
+        self.attackers &= self.occupied;
+        let ours = self.attackers & b.by_color(self.side);
+        let (sq, role) = Role::ALL
+            .into_iter()
+            .find_map(|role| (ours & b.by_role(role)).first().map(|sq| (sq, role)))?;
+        // A king may only capture onto a square the other side no longer defends.
+        if role == Role::King && (self.attackers & b.by_color(!self.side)).any() {
+            return None;
+        }
+        self.occupied ^= Bitboard::from(sq);
+        // Sliders behind the capturer join in (x-rays).
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
+            self.attackers |=
+                attacks::bishop_attacks(self.to, self.occupied) & (b.bishops() | b.queens());
+        }
+        if matches!(role, Role::Rook | Role::Queen) {
+            self.attackers |=
+                attacks::rook_attacks(self.to, self.occupied) & (b.rooks() | b.queens());
+        }
+        self.side = !self.side;
+        Some(role)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::rng::Rng;
 
     fn see(fen: &str, uci: &str, threshold: i32) -> bool {
         let board = Board::from_fen(fen, false).unwrap();
@@ -150,5 +201,45 @@ mod tests {
         let fen = "4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1";
         assert!(!see(fen, "d1d4", 0));
         assert!(see(fen, "d1d3", 0));
+    }
+
+    /// `see_ge` keeps no list of gains, so it is checked against the swap list: for every
+    /// legal move along random games from crowded positions, it holds exactly up to the
+    /// full exchange value, ties included.
+    #[test]
+    fn threshold_test_agrees_with_the_swap_list() {
+        let mut rng = Rng::new(7);
+        let mut checked = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2r2rk1/1b2qppp/p3pn2/1pn5/3NP3/1BN1QP2/PPP3PP/2KRR3 w - - 0 1",
+            "r1b1k2r/pp1nqppp/2pbpn2/3p4/2PP4/2NBPN2/PPQ2PPP/R1B1K2R w KQkq - 0 1",
+        ] {
+            for _ in 0..40 {
+                let mut board = Board::from_fen(fen, false).unwrap();
+                for _ in 0..30 {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let value = super::see(board.pos(), m);
+                        for threshold in [value, value + 1, value - 1, -400, 0, 150] {
+                            assert_eq!(
+                                see_ge(board.pos(), m, threshold),
+                                value >= threshold,
+                                "{} {} at {threshold}",
+                                board.fen(),
+                                board.uci(m)
+                            );
+                        }
+                        checked += 1;
+                    }
+                    board.make(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 }
