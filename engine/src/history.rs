@@ -34,6 +34,9 @@ fn piece_index(side: Color, role: Role) -> usize {
     side as usize * 6 + role as usize - 1
 }
 
+/// The continuation history read when there is no earlier move.
+static NO_CONTINUATION: [i16; PIECES * 64] = [0; PIECES * 64];
+
 /// The moves one and two plies back that a quiet move's continuation history is read
 /// under (None after a null move or at the root).
 pub type Continuations = [Option<PieceTo>; 2];
@@ -118,12 +121,14 @@ impl History {
     /// The ordering score of a quiet move: butterfly plus continuation history.
     #[inline]
     pub fn quiet_score(&self, side: Color, m: Move, continuations: &Continuations) -> i32 {
+        // A missing earlier move reads a row of zeros: no branch per move, and the rows
+        // are the same for every move of a node, so the picker's loop finds them once.
+        let row =
+            |c: Option<PieceTo>| c.map_or(&NO_CONTINUATION, |c| &self.continuation[c.0 as usize]);
         let here = PieceTo::of(side, m).0 as usize;
-        let mut score = self.butterfly[side as usize][from_index(m)][m.to() as usize];
-        for c in continuations.iter().flatten() {
-            score += i32::from(self.continuation[c.0 as usize][here]);
-        }
-        score
+        self.butterfly[side as usize][from_index(m)][m.to() as usize]
+            + i32::from(row(continuations[0])[here])
+            + i32::from(row(continuations[1])[here])
     }
 
     /// The capture-history score of a capture or promotion.
