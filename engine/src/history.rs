@@ -25,7 +25,7 @@ impl PieceTo {
     /// `m`, made by `side`.
     #[inline]
     pub fn of(side: Color, m: Move) -> PieceTo {
-        PieceTo((piece_index(side, m.role()) * 64 + m.to() as usize) as u16)
+        PieceTo(quiet_slots(side, m).2 as u16)
     }
 }
 
@@ -77,8 +77,18 @@ fn bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_MULTIPLIER() * depth - HISTORY_BONUS_SUBTRACT()).clamp(0, HISTORY_BONUS_MAX())
 }
 
-fn from_index(m: Move) -> usize {
-    m.from().map_or(0, |s| s as usize)
+/// Where a quiet move's entries are: its butterfly slot (origin, 0 for a drop, and
+/// target) and its [`PieceTo`] index, from one match on the move's shape (the accessors
+/// would match once each, and the picker reads these for every quiet it scores).
+#[inline]
+fn quiet_slots(side: Color, m: Move) -> (usize, usize, usize) {
+    let (role, from, to) = match m {
+        Move::Normal { role, from, to, .. } => (role, from as usize, to as usize),
+        Move::EnPassant { from, to } => (Role::Pawn, from as usize, to as usize),
+        Move::Castle { king, rook } => (Role::King, king as usize, rook as usize),
+        Move::Put { role, to } => (role, 0, to as usize),
+    };
+    (from, to, piece_index(side, role) * 64 + to)
 }
 
 /// Gravity update: the entry moves towards ±HISTORY_MAX by `delta`, less the closer it
@@ -125,8 +135,8 @@ impl History {
         // are the same for every move of a node, so the picker's loop finds them once.
         let row =
             |c: Option<PieceTo>| c.map_or(&NO_CONTINUATION, |c| &self.continuation[c.0 as usize]);
-        let here = PieceTo::of(side, m).0 as usize;
-        self.butterfly[side as usize][from_index(m)][m.to() as usize]
+        let (from, to, here) = quiet_slots(side, m);
+        self.butterfly[side as usize][from][to]
             + i32::from(row(continuations[0])[here])
             + i32::from(row(continuations[1])[here])
     }
@@ -139,11 +149,8 @@ impl History {
     }
 
     fn update_quiet(&mut self, side: Color, m: Move, continuations: &Continuations, delta: i32) {
-        update(
-            &mut self.butterfly[side as usize][from_index(m)][m.to() as usize],
-            delta,
-        );
-        let here = PieceTo::of(side, m).0 as usize;
+        let (from, to, here) = quiet_slots(side, m);
+        update(&mut self.butterfly[side as usize][from][to], delta);
         for c in continuations.iter().flatten() {
             update_i16(&mut self.continuation[c.0 as usize][here], delta);
         }
