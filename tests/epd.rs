@@ -177,7 +177,7 @@ fn end_to_end_run_with_fixed_nodes() {
     );
 }
 
-const EXPECTED_BK_SOLVED_WITH_THE_NETWORK: usize = 18;
+const EXPECTED_BK_SOLVED_WITH_THE_NETWORK: usize = 17;
 const EXPECTED_BK_SOLVED_HAND_CRAFTED: usize = 17;
 
 #[test]
